@@ -1,0 +1,79 @@
+//! Tokenizers. `compat_tokens` reproduces the tokenizer `@mastra/core@1.59.0` uses for tool
+//! search, character for character, so scores and ties match the reference.
+
+/// JavaScript `\s` (ECMAScript WhiteSpace + LineTerminator). Differs from Rust's
+/// `char::is_whitespace`: U+FEFF is included, U+0085 is not.
+#[inline]
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{0B}'
+            | '\u{0C}'
+            | '\r'
+            | ' '
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+/// Separators of the tool-search split pattern `/[\s\-_.,;:!?()[\]{}'"]+/`.
+#[inline]
+pub fn is_tool_search_separator(c: char) -> bool {
+    is_js_whitespace(c)
+        || matches!(
+            c,
+            '-' | '_' | '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '\'' | '"'
+        )
+}
+
+/// Length of a string in UTF-16 code units, which is what JavaScript's `.length` counts.
+#[inline]
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// Lowercases, splits on the tool-search separators and drops tokens shorter than two
+/// UTF-16 units. Duplicates are kept (they count twice in BM25, as in the reference).
+pub fn compat_tokens(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    lower
+        .split(is_tool_search_separator)
+        .filter(|t| utf16_len(t) >= 2)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_like_the_reference() {
+        assert_eq!(compat_tokens("github_create-issue Create a new Issue."), ["github", "create", "issue", "create", "new", "issue"]);
+        assert_eq!(compat_tokens("bugs/track"), ["bugs/track"]);
+        assert_eq!(compat_tokens("bugs\u{FEFF}zzz"), ["bugs", "zzz"]);
+        assert_eq!(compat_tokens("bugs\u{0085}zzz"), ["bugs\u{0085}zzz"]);
+    }
+
+    #[test]
+    fn counts_utf16_units() {
+        assert!(compat_tokens("天").is_empty());
+        assert_eq!(compat_tokens("天气"), ["天气"]);
+        assert_eq!(compat_tokens("😀"), ["😀"]);
+        assert!(compat_tokens("a b c").is_empty());
+        assert_eq!(compat_tokens("on in an"), ["on", "in", "an"]);
+    }
+
+    #[test]
+    fn lowercases_fully() {
+        assert_eq!(compat_tokens("GITHUB ΟΔΟΣ"), ["github", "οδος"]);
+    }
+}

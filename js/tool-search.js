@@ -1,0 +1,714 @@
+'use strict';
+// ToolSearchProcessor: the Mastra-facing layer. Tool objects, meta-tools, the filter hook
+// and MessageList stay in JavaScript; the catalog (BM25 search, name resolution,
+// suggestions) and the loaded-name stores live in Rust and are addressed by handle.
+
+const { createTool } = require('@mastra/core/tools');
+const { z } = require('zod/v4');
+const native = require('../binding.js');
+const { resolveThreadId, threadKey } = require('./thread-id.js');
+
+const META_TOOL_NAMES = new Set(['search_tools', 'load_tool']);
+const DEFAULT_TTL_MS = 3_600_000;
+const MIN_CLEANUP_INTERVAL_MS = 60_000;
+const RECEIPT_TYPE = 'tool-search-auto-load';
+
+const SYSTEM_MESSAGE =
+  'To discover available tools, call search_tools with a keyword query. ' +
+  'To add one or more tools to the conversation, call load_tool with a toolName or toolNames array. ' +
+  'Tools must be loaded before they can be used.';
+const SYSTEM_MESSAGE_AUTO_LOAD =
+  'To discover available tools, call search_tools with a keyword query. ' +
+  'Matching tools are loaded automatically and become available on your next turn — ' +
+  'there is no separate load step. After searching, use the tool directly.';
+const SEARCH_DESCRIPTION =
+  'Search for available tools by keyword. ' +
+  "Use this when you need a capability you don't currently have. " +
+  'Returns a list of matching tools with their names and descriptions. ' +
+  'After finding a useful tool, use load_tool to make it available.';
+const SEARCH_DESCRIPTION_AUTO_LOAD =
+  'Search for available tools by keyword. ' +
+  "Use this when you need a capability you don't currently have. " +
+  'Returns a list of matching tools, which are loaded automatically and ' +
+  'become available on your next turn — no separate load step is required.';
+const LOAD_DESCRIPTION =
+  'Load one or more tools into your context. ' +
+  'Call this after finding tools with search_tools. ' +
+  'Once loaded, tools will be available for use. ' +
+  'Pass a single toolName or an array of toolNames to load multiple tools at once.';
+
+// Schemas are immutable, so they are built once instead of on every step.
+const searchInputSchema = z.object({
+  query: z.string().describe('Search keywords (e.g., "weather", "github issue", "database query")'),
+});
+const searchResultSchema = z.object({ name: z.string(), description: z.string(), score: z.number() });
+const searchOutputSchema = z.object({ results: z.array(searchResultSchema), message: z.string() });
+const searchOutputSchemaWithReceipt = z.object({
+  results: z.array(searchResultSchema),
+  message: z.string(),
+  activation: z
+    .object({ type: z.literal(RECEIPT_TYPE), version: z.literal(1), loaded: z.array(z.string()) })
+    .optional(),
+});
+const loadInputSchema = z.object({
+  toolName: z.string().optional().describe('The exact name of a tool to load (from search results)'),
+  toolNames: z
+    .array(z.string())
+    .optional()
+    .describe('Array of exact tool names to load in one call (from search results)'),
+});
+const loadOutputSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  loadedCount: z.number().optional(),
+  toolName: z.string().optional(),
+  loaded: z.array(z.string()).optional(),
+  notFound: z.array(z.string()).optional(),
+  alreadyLoaded: z.array(z.string()).optional(),
+});
+
+// ---------------------------------------------------------------------------------------
+// Options
+
+function describeValue(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  return typeof value;
+}
+
+function optionError(path, expected, value) {
+  return new TypeError(`ToolSearchProcessor: ${path} must be ${expected}; received ${describeValue(value)}.`);
+}
+
+/** `tool.id` when it is a non-empty string: the reference indexes `tool.id || key`. */
+function toolIdOf(tool) {
+  const id = tool.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+function toolDescriptionOf(tool) {
+  const d = tool.description;
+  return d ? String(d) : '';
+}
+
+function normalizeOptions(options) {
+  if (options === null || typeof options !== 'object') {
+    throw optionError('options', 'an object like { tools: { [key]: tool } }', options);
+  }
+  const { tools } = options;
+  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
+    throw optionError('options.tools', 'an object mapping tool keys to Mastra tools', tools);
+  }
+  const search = options.search ?? {};
+  if (typeof search !== 'object' || Array.isArray(search)) {
+    throw optionError('options.search', 'an object', search);
+  }
+  const topK = search.topK ?? 5;
+  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 0) {
+    throw optionError('options.search.topK', 'a non-negative integer', topK);
+  }
+  const minScore = search.minScore ?? 0;
+  if (typeof minScore !== 'number' || !Number.isFinite(minScore)) {
+    throw optionError('options.search.minScore', 'a finite number', minScore);
+  }
+  const autoLoad = search.autoLoad ?? false;
+  if (typeof autoLoad !== 'boolean') throw optionError('options.search.autoLoad', 'a boolean', autoLoad);
+  const mode = search.mode ?? 'compatible';
+  if (mode !== 'compatible' && mode !== 'enhanced') {
+    throw optionError('options.search.mode', "'compatible' or 'enhanced'", mode);
+  }
+  const storage = options.storage ?? 'in-memory';
+  if (storage !== 'in-memory' && storage !== 'context') {
+    throw optionError('options.storage', "'in-memory' or 'context'", storage);
+  }
+  const ttl = options.ttl ?? DEFAULT_TTL_MS;
+  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
+    throw optionError('options.ttl', 'a non-negative finite number of milliseconds (0 disables cleanup)', ttl);
+  }
+  const filter = options.filter;
+  if (filter != null && typeof filter !== 'function') {
+    throw optionError('options.filter', 'a function ({ toolName, tool, requestContext, phase }) => boolean', filter);
+  }
+  const includeResolvedTools = options.includeResolvedTools ?? false;
+  if (typeof includeResolvedTools !== 'boolean') {
+    throw optionError('options.includeResolvedTools', 'a boolean', includeResolvedTools);
+  }
+  return {
+    tools,
+    topK,
+    minScore,
+    autoLoad,
+    mode,
+    storage,
+    ttl,
+    filter: filter ?? undefined,
+    includeResolvedTools,
+  };
+}
+
+/** Splits a tools record into parallel arrays and rejects catalogs that cannot resolve unambiguously. */
+function readStaticTools(tools) {
+  const keys = [];
+  const list = [];
+  const ids = [];
+  const descriptions = [];
+  const ownerOfName = new Map();
+  for (const [key, tool] of Object.entries(tools)) {
+    if (tool === null || typeof tool !== 'object') {
+      throw optionError(`options.tools[${JSON.stringify(key)}]`, 'a Mastra tool object', tool);
+    }
+    if (tool.id != null && typeof tool.id !== 'string') {
+      throw optionError(`options.tools[${JSON.stringify(key)}].id`, 'a string', tool.id);
+    }
+    const id = toolIdOf(tool);
+    const name = id ?? key;
+    if (META_TOOL_NAMES.has(key) || META_TOOL_NAMES.has(name)) {
+      throw new Error(
+        `ToolSearchProcessor tool key and callable name must not use reserved meta-tool names: key="${key}", name="${name}".`,
+      );
+    }
+    if (ownerOfName.has(name)) {
+      throw new Error(`ToolSearchProcessor requires unique tool ids/callable names; duplicate name "${name}" was provided.`);
+    }
+    ownerOfName.set(name, key);
+    keys.push(key);
+    list.push(tool);
+    ids.push(id);
+    descriptions.push(toolDescriptionOf(tool));
+  }
+  for (const key of keys) {
+    const owner = ownerOfName.get(key);
+    if (owner !== undefined && owner !== key) {
+      throw new Error(
+        `ToolSearchProcessor tool key "${key}" conflicts with the callable name of tool key "${owner}". Tool keys and callable names must resolve unambiguously.`,
+      );
+    }
+  }
+  return { keys, tools: list, ids, descriptions };
+}
+
+// ---------------------------------------------------------------------------------------
+// Catalogs: a native index plus the JS arrays its handles point into.
+
+class Catalog {
+  constructor(nativeCatalog, staticPart, resolvedPart) {
+    this.native = nativeCatalog;
+    this.static = staticPart;
+    this.resolved = resolvedPart; // undefined for the static catalog
+    this.firstResolvedHandle = staticPart.tools.length;
+  }
+
+  get size() {
+    return this.native.size;
+  }
+
+  #part(handle) {
+    return handle < this.firstResolvedHandle
+      ? [this.static, handle]
+      : [this.resolved, handle - this.firstResolvedHandle];
+  }
+
+  toolAt(handle) {
+    const [part, i] = this.#part(handle);
+    return part.tools[i];
+  }
+
+  idAt(handle) {
+    const [part, i] = this.#part(handle);
+    return part.ids[i];
+  }
+
+  descriptionAt(handle) {
+    const [part, i] = this.#part(handle);
+    return part.descriptions[i];
+  }
+}
+
+/** Request-resolved tools (`args.tools` minus the meta-tool keys) as parallel arrays. */
+function readResolvedTools(stepTools) {
+  const keys = [];
+  const tools = [];
+  const ids = [];
+  const descriptions = [];
+  if (stepTools && typeof stepTools === 'object') {
+    for (const [key, tool] of Object.entries(stepTools)) {
+      if (META_TOOL_NAMES.has(key)) continue;
+      const t = tool !== null && typeof tool === 'object' ? tool : {};
+      keys.push(key);
+      tools.push(tool);
+      ids.push(toolIdOf(t));
+      descriptions.push(toolDescriptionOf(t));
+    }
+  }
+  return { keys, tools, ids, descriptions };
+}
+
+function sameStrings(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Loaded-name stores
+
+/** `storage: 'in-memory'`: thread -> names, with TTL eviction on an unref'd timer. */
+class InMemoryNames {
+  constructor(ttl) {
+    this.native = new native.NativeLoadedNameStore();
+    this.ttl = ttl;
+    this.timer = undefined;
+    if (ttl > 0) {
+      // The timer holds the store weakly so an undisposed processor can still be collected.
+      const ref = new WeakRef(this);
+      this.timer = setInterval(() => {
+        const self = ref.deref();
+        if (self) self.cleanup();
+        else clearInterval(this.timer);
+      }, Math.max(ttl / 2, MIN_CLEANUP_INTERVAL_MS));
+      this.timer.unref?.();
+    }
+  }
+
+  #key(threadId) {
+    return threadKey(threadId || 'default');
+  }
+
+  loadedNames(threadId) {
+    return this.native.loadedNames(this.#key(threadId));
+  }
+
+  addLoaded(names, threadId) {
+    if (names.length > 0) this.native.addLoaded(this.#key(threadId), names);
+  }
+
+  cleanup() {
+    return this.ttl > 0 ? this.native.cleanup(this.ttl) : 0;
+  }
+
+  dispose() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.native.clearAll();
+  }
+}
+
+/** Reads an auto-load receipt `{ type, version: 1, loaded }` off a search result. */
+function receiptNames(result) {
+  const activation = result.activation;
+  if (!activation || typeof activation !== 'object') return undefined;
+  if (activation.type !== RECEIPT_TYPE || activation.version !== 1 || !Array.isArray(activation.loaded)) return undefined;
+  return activation.loaded.filter((n) => typeof n === 'string');
+}
+
+/**
+ * Completed meta-tool results in the messages, reduced to the fields that can activate
+ * names; the native store decides which do.
+ */
+function activationRecords(messages) {
+  const records = [];
+  for (const message of messages) {
+    const parts = message?.content?.parts;
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts) {
+      if (part?.type !== 'tool-invocation') continue;
+      const invocation = part.toolInvocation;
+      if (!invocation || invocation.state !== 'result') continue;
+      const { toolName } = invocation;
+      if (toolName !== 'search_tools' && toolName !== 'load_tool') continue;
+      const result = invocation.result;
+      if (!result || typeof result !== 'object') continue;
+      records.push({
+        loadTool: toolName === 'load_tool',
+        success: result.success === true,
+        toolName: typeof result.toolName === 'string' ? result.toolName : undefined,
+        loaded: Array.isArray(result.loaded) ? result.loaded.filter((n) => typeof n === 'string') : [],
+        receipt: toolName === 'search_tools' ? receiptNames(result) : undefined,
+      });
+    }
+  }
+  return records;
+}
+
+/** `storage: 'context'`: the messages are the record; a supplemental set bridges one step. */
+class ContextNames {
+  constructor() {
+    this.native = new native.NativeContextNameStore();
+  }
+
+  loadedNames(threadId, stepArgs) {
+    const messages = stepArgs && Array.isArray(stepArgs.messages) ? stepArgs.messages : undefined;
+    const records = messages ? activationRecords(messages) : [];
+    return this.native.loadedNames(threadId ? threadKey(threadId) : undefined, records, stepArgs !== undefined);
+  }
+
+  addLoaded(names, threadId) {
+    if (names.length > 0 && threadId) this.native.addLoaded(threadKey(threadId), names);
+  }
+
+  cleanup() {
+    return 0;
+  }
+
+  dispose() {
+    this.native.clearAll();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+function formatDescription(description) {
+  return description.length > 150 ? description.slice(0, 147) + '...' : description;
+}
+
+function isThenable(value) {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
+}
+
+class ToolSearchProcessor {
+  #config;
+  #store;
+  #staticCatalog;
+  #overlayCache; // { keys, ids, descriptions, native } of the last request-resolved catalog
+  #disposed = false;
+
+  constructor(options) {
+    const config = normalizeOptions(options);
+    this.id = 'tool-search';
+    this.name = 'Tool Search Processor';
+    this.description = 'Enables dynamic tool discovery and loading via search';
+    const staticPart = readStaticTools(config.tools);
+    this.#config = config;
+    this.#staticCatalog = new Catalog(
+      new native.NativeToolCatalog(staticPart.keys, staticPart.ids, staticPart.descriptions),
+      staticPart,
+      undefined,
+    );
+    this.#store = config.storage === 'context' ? new ContextNames() : new InMemoryNames(config.ttl);
+  }
+
+  #assertLive() {
+    if (this.#disposed) throw new Error('ToolSearchProcessor: this processor has been disposed.');
+  }
+
+  /** The searchable set for one step: static tools, plus the request's tools when enabled. */
+  #catalogForStep(stepTools) {
+    if (!this.#config.includeResolvedTools) return this.#staticCatalog;
+    const resolved = readResolvedTools(stepTools);
+    if (resolved.keys.length === 0) return this.#staticCatalog;
+    // Rust only sees strings, so an index built for identical keys/ids/descriptions can be
+    // reused; the tool instances always come from this request (`resolved.tools`).
+    const cache = this.#overlayCache;
+    let overlay;
+    if (
+      cache &&
+      sameStrings(cache.keys, resolved.keys) &&
+      sameStrings(cache.ids, resolved.ids) &&
+      sameStrings(cache.descriptions, resolved.descriptions)
+    ) {
+      overlay = cache.native;
+    } else {
+      overlay = native.NativeToolCatalog.overlay(
+        this.#staticCatalog.native,
+        resolved.keys,
+        resolved.ids,
+        resolved.descriptions,
+        this.#staticCatalog.static.tools.length,
+      );
+      this.#overlayCache = { keys: resolved.keys, ids: resolved.ids, descriptions: resolved.descriptions, native: overlay };
+    }
+    return new Catalog(overlay, this.#staticCatalog.static, resolved);
+  }
+
+  /** The user's filter, fail-closed: a throw, a rejection or anything but `true` denies. */
+  async #isAllowed(tool, requestContext, phase) {
+    const filter = this.#config.filter;
+    if (!filter) return true;
+    try {
+      let verdict = filter({ toolName: tool.id, tool, requestContext, phase });
+      if (isThenable(verdict)) verdict = await verdict;
+      return verdict === true;
+    } catch {
+      return false;
+    }
+  }
+
+  #resolveHandles(catalog, names) {
+    return names.length === 0 ? [] : catalog.native.resolve(names, this.#config.filter !== undefined);
+  }
+
+  async #searchTools(catalog, query, requestContext) {
+    if (catalog.size === 0) return [];
+    const { topK, minScore, filter } = this.#config;
+    const hits = catalog.native.search(query, topK, minScore, filter !== undefined);
+    let accepted = [];
+    if (!filter) {
+      for (let i = 0; i < hits.handles.length; i++) accepted.push(i);
+    } else {
+      for (let i = 0; i < hits.handles.length; i++) {
+        if (await this.#isAllowed(catalog.toolAt(hits.handles[i]), requestContext, 'search')) {
+          accepted.push(i);
+          if (accepted.length >= topK) break;
+        }
+      }
+      accepted = accepted.slice(0, topK);
+    }
+    return accepted.map((i) => ({
+      name: catalog.idAt(hits.handles[i]),
+      description: formatDescription(catalog.descriptionAt(hits.docHandles[i])),
+      score: Math.round(hits.scores[i] * 100) / 100,
+    }));
+  }
+
+  async #suggestions(catalog, requested, requestContext) {
+    const keys = catalog.native.suggestionKeys(requested);
+    if (!this.#config.filter) return keys;
+    const allowed = [];
+    for (const key of keys) {
+      const [handle] = catalog.native.resolve([key], true);
+      if (handle < 0) continue;
+      if (await this.#isAllowed(catalog.toolAt(handle), requestContext, 'load')) {
+        allowed.push(key);
+        if (allowed.length >= 3) break;
+      }
+    }
+    return allowed;
+  }
+
+  /** Loaded names -> tools, through the 'active' filter (and, for context storage, 'load'). */
+  async #loadedTools(catalog, loadedNames, requestContext) {
+    const names = [...loadedNames];
+    const handles = this.#resolveHandles(catalog, names);
+    const recheckLoad = this.#config.storage === 'context';
+    const out = {};
+    for (let i = 0; i < names.length; i++) {
+      if (handles[i] < 0) continue;
+      const tool = catalog.toolAt(handles[i]);
+      // Context storage reads names back from messages, which a client can forge or keep
+      // stale: re-check that the filter still allows loading them.
+      if (recheckLoad && !(await this.#isAllowed(tool, requestContext, 'load'))) continue;
+      if (await this.#isAllowed(tool, requestContext, 'active')) out[names[i]] = tool;
+    }
+    return out;
+  }
+
+  #makeSearchTool(catalog, loadedNames, threadId, requestContext) {
+    const { autoLoad, storage } = this.#config;
+    const withReceipt = autoLoad && storage === 'context';
+    return createTool({
+      id: 'search_tools',
+      description: autoLoad ? SEARCH_DESCRIPTION_AUTO_LOAD : SEARCH_DESCRIPTION,
+      inputSchema: searchInputSchema,
+      outputSchema: withReceipt ? searchOutputSchemaWithReceipt : searchOutputSchema,
+      execute: async ({ query }) => {
+        this.#assertLive();
+        let results = await this.#searchTools(catalog, query, requestContext);
+        if (results.length === 0) {
+          return { results: [], message: `No tools found matching "${query}". Try different keywords.` };
+        }
+        if (!autoLoad) {
+          return {
+            results,
+            message: `Found ${results.length} tool(s). Use load_tool with an exact toolName or a toolNames array to make them available.`,
+          };
+        }
+        if (this.#config.filter) {
+          // Activation is a load: the 'load' phase must allow it, as load_tool would require.
+          const loadable = [];
+          for (const r of results) {
+            const [handle] = catalog.native.resolve([r.name], true);
+            if (handle >= 0 && (await this.#isAllowed(catalog.toolAt(handle), requestContext, 'load'))) loadable.push(r);
+          }
+          results = loadable;
+          if (results.length === 0) {
+            return { results: [], message: `No tools available to load matching "${query}". Try different keywords.` };
+          }
+        }
+        const newlyLoaded = results.map((r) => r.name).filter((name) => !loadedNames.has(name));
+        this.#store.addLoaded(newlyLoaded, threadId);
+        for (const name of newlyLoaded) loadedNames.add(name);
+        const output = {
+          results,
+          message:
+            `Found and loaded ${results.length} tool(s): ${results.map((r) => r.name).join(', ')}. ` +
+            `They are available on your next turn — call them directly.` +
+            (newlyLoaded.length < results.length ? ' Some were already loaded.' : ''),
+        };
+        if (withReceipt) output.activation = { type: RECEIPT_TYPE, version: 1, loaded: results.map((r) => r.name) };
+        return output;
+      },
+    });
+  }
+
+  #makeLoadTool(catalog, loadedNames, threadId, requestContext) {
+    return createTool({
+      id: 'load_tool',
+      description: LOAD_DESCRIPTION,
+      inputSchema: loadInputSchema,
+      outputSchema: loadOutputSchema,
+      execute: async ({ toolName, toolNames }) => {
+        this.#assertLive();
+        const toolNamesProvided = toolNames !== undefined;
+        if (toolNamesProvided && toolNames.length === 0 && !toolName) {
+          return { success: false, message: 'toolNames array must not be empty.' };
+        }
+        let toLoad;
+        if (toolNamesProvided && toolNames.length > 0) {
+          toLoad = [...new Set(toolName ? [...toolNames, toolName] : toolNames)];
+        } else if (toolName) {
+          toLoad = [toolName];
+        } else {
+          return { success: false, message: 'You must provide either toolName (string) or toolNames (array) to load.' };
+        }
+
+        const notFound = [];
+        const alreadyLoaded = [];
+        const loaded = [];
+        const handles = this.#resolveHandles(catalog, toLoad);
+        for (let i = 0; i < toLoad.length; i++) {
+          const name = toLoad[i];
+          if (handles[i] < 0 || !(await this.#isAllowed(catalog.toolAt(handles[i]), requestContext, 'load'))) {
+            notFound.push(name);
+          } else if (loadedNames.has(name) || loaded.includes(name)) {
+            alreadyLoaded.push(name);
+          } else {
+            loaded.push(name);
+          }
+        }
+        this.#store.addLoaded(loaded, threadId);
+        for (const name of loaded) loadedNames.add(name);
+
+        if (toLoad.length === 1 && !toolNamesProvided) {
+          const name = toLoad[0];
+          if (notFound.length > 0) {
+            const suggestions = await this.#suggestions(catalog, name, requestContext);
+            const message =
+              `Tool "${name}" not found.` +
+              (suggestions.length > 0
+                ? ` Did you mean: ${suggestions.slice(0, 3).join(', ')}?`
+                : ' Use search_tools to find available tools.');
+            return { success: false, message, toolName: name };
+          }
+          if (alreadyLoaded.length > 0) {
+            return { success: true, message: `Tool "${name}" is already loaded and available.`, toolName: name };
+          }
+          return {
+            success: true,
+            message: `Tool "${name}" loaded successfully. It will be available on your next turn.`,
+            toolName: name,
+          };
+        }
+
+        const parts = [];
+        if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')} — available on your next turn`);
+        if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
+        if (notFound.length > 0) parts.push(`Not found: ${notFound.join(', ')}`);
+        return {
+          success: notFound.length === 0,
+          message: parts.join(' | '),
+          loadedCount: loaded.length,
+          loaded: loaded.length > 0 ? loaded : undefined,
+          notFound: notFound.length > 0 ? notFound : undefined,
+          alreadyLoaded: alreadyLoaded.length > 0 ? alreadyLoaded : undefined,
+        };
+      },
+    });
+  }
+
+  async processInputStep(args) {
+    this.#assertLive();
+    if (!args || typeof args !== 'object') {
+      throw new TypeError('ToolSearchProcessor.processInputStep: args must be the step arguments object.');
+    }
+    const { tools, messageList, requestContext } = args;
+    const { autoLoad, includeResolvedTools } = this.#config;
+    const catalog = this.#catalogForStep(tools);
+    const threadId = resolveThreadId(requestContext);
+    // Snapshot of names loaded before this step; this step's meta-tools share and extend it.
+    const loadedNames = new Set(this.#store.loadedNames(threadId, args));
+
+    if (!messageList || typeof messageList.addSystem !== 'function') {
+      throw new TypeError('ToolSearchProcessor.processInputStep: args.messageList must be a Mastra MessageList.');
+    }
+    messageList.addSystem(autoLoad ? SYSTEM_MESSAGE_AUTO_LOAD : SYSTEM_MESSAGE);
+
+    const searchTool = this.#makeSearchTool(catalog, loadedNames, threadId, requestContext);
+    const loadTool = autoLoad ? undefined : this.#makeLoadTool(catalog, loadedNames, threadId, requestContext);
+    const loadedTools = await this.#loadedTools(catalog, loadedNames, requestContext);
+
+    // Meta-tools first, then pass-through tools, then loaded tools: appending keeps the
+    // tool-definition prefix stable for prompt caching.
+    return {
+      tools: {
+        search_tools: searchTool,
+        ...(autoLoad ? {} : { load_tool: loadTool }),
+        ...(includeResolvedTools ? metaToolEntries(tools) : (tools ?? {})),
+        ...loadedTools,
+      },
+    };
+  }
+
+  /**
+   * Loaded tools for a request, for agent resume paths (approval suspensions).
+   * With `stepArgs` the live messages and step tools are used; otherwise the thread's
+   * stored state and `tools`.
+   */
+  async getLoadedToolsForRequestContext(args) {
+    this.#assertLive();
+    if (args?.stepArgs) {
+      const stepArgs = args.stepArgs;
+      const names = this.#store.loadedNames(resolveThreadId(stepArgs.requestContext), stepArgs);
+      return this.#loadedTools(
+        this.#catalogForStep(stepArgs.tools),
+        names,
+        args.requestContext ?? stepArgs.requestContext,
+      );
+    }
+    const threadId = resolveThreadId(args?.requestContext);
+    const names = this.#store.loadedNames(threadId, undefined);
+    return this.#loadedTools(this.#catalogForStep(args?.tools), names, args?.requestContext);
+  }
+
+  /** Forgets a thread's loaded tools (in-memory storage; a no-op for context storage). */
+  clearState(threadId = 'default') {
+    if (this.#store instanceof InMemoryNames) this.#store.native.clear(threadKey(threadId));
+  }
+
+  /** Forgets every thread's loaded tools (in-memory storage; a no-op for context storage). */
+  clearAllState() {
+    if (this.#store instanceof InMemoryNames) this.#store.native.clearAll();
+  }
+
+  /** `{ threadCount, oldestAccessTime }` of in-memory state (zeros for context storage). */
+  getStateStats() {
+    if (!(this.#store instanceof InMemoryNames)) return { threadCount: 0, oldestAccessTime: null };
+    const stats = this.#store.native.stats();
+    return { threadCount: stats.threadCount, oldestAccessTime: stats.oldestAccessTime ?? null };
+  }
+
+  /** Evicts idle in-memory threads now; returns how many (0 for context storage or ttl 0). */
+  cleanupNow() {
+    return this.#store.cleanup();
+  }
+
+  /** Stops the cleanup timer and releases all state. Safe to call more than once. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#store.dispose();
+    this.#overlayCache = undefined;
+  }
+}
+
+/** The `args.tools` entries that stay visible when request tools are searchable. */
+function metaToolEntries(tools) {
+  const out = {};
+  if (tools && typeof tools === 'object') {
+    for (const [key, tool] of Object.entries(tools)) if (META_TOOL_NAMES.has(key)) out[key] = tool;
+  }
+  return out;
+}
+
+module.exports = { ToolSearchProcessor };

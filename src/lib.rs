@@ -1,0 +1,7 @@
+//! napi binding for mastra-native-processors: thin #[napi] wrappers over `mastra-native-core`.
+//! Each module exposes one processor's native half; the JS layer in `js/` builds the Mastra objects.
+#![deny(clippy::all)]
+
+mod tool_call_filter;
+mod tool_search;
+mod skill_search;

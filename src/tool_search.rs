@@ -1,0 +1,218 @@
+//! Native half of ToolSearchProcessor: the tool catalog (BM25 search, name resolution,
+//! suggestions) and the loaded-name stores. Tools cross as `(key, id, description)`
+//! strings once; searches return handles (indices into the JS layer's tool arrays).
+
+use std::sync::Arc;
+
+use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+fn entries(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String>, first_handle: u32) -> Result<Vec<ToolEntry>> {
+    if keys.len() != ids.len() || keys.len() != descriptions.len() {
+        return Err(Error::new(Status::InvalidArg, "keys, ids and descriptions must have the same length"));
+    }
+    Ok(keys
+        .into_iter()
+        .zip(ids)
+        .zip(descriptions)
+        .enumerate()
+        .map(|(i, ((key, id), description))| ToolEntry {
+            key,
+            id: id.filter(|s| !s.is_empty()),
+            description,
+            handle: first_handle + i as u32,
+        })
+        .collect())
+}
+
+/// Search hits as parallel typed arrays (cheap to cross).
+#[napi(object)]
+pub struct NativeSearchHits {
+    /// Handle of the tool to return (first tool whose id is the indexed name).
+    pub handles: Uint32Array,
+    /// Handle of the tool whose description the indexed document carries.
+    pub doc_handles: Uint32Array,
+    /// Boosted, unrounded scores.
+    pub scores: Float64Array,
+}
+
+/// A searchable tool catalog (static, or static + request-resolved overlay).
+#[napi]
+pub struct NativeToolCatalog {
+    inner: Arc<ToolCatalog>,
+}
+
+#[napi]
+impl NativeToolCatalog {
+    /// Builds from entries in `Object.entries` order; handles are 0..n.
+    #[napi(constructor)]
+    pub fn new(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String>) -> Result<Self> {
+        Ok(Self { inner: Arc::new(ToolCatalog::build(entries(keys, ids, descriptions, 0)?)) })
+    }
+
+    /// `{ ...base, ...resolved }` without re-tokenizing the base; resolved handles start at
+    /// `firstHandle`.
+    #[napi(factory)]
+    pub fn overlay(
+        base: &NativeToolCatalog,
+        keys: Vec<String>,
+        ids: Vec<Option<String>>,
+        descriptions: Vec<String>,
+        first_handle: u32,
+    ) -> Result<Self> {
+        let resolved = entries(keys, ids, descriptions, first_handle)?;
+        Ok(Self { inner: Arc::new(ToolCatalog::overlay(&base.inner, resolved)) })
+    }
+
+    /// Number of tools.
+    #[napi(getter)]
+    pub fn size(&self) -> u32 {
+        self.inner.len() as u32
+    }
+
+    /// Ranked hits. Without `inspectAll` at most `topK`; with it every candidate (the JS
+    /// layer runs the filter and stops at `topK` allowed).
+    #[napi]
+    pub fn search(&self, query: String, top_k: u32, min_score: f64, inspect_all: bool) -> NativeSearchHits {
+        let hits = self.inner.search(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all });
+        NativeSearchHits {
+            handles: Uint32Array::new(hits.iter().map(|h| h.handle).collect()),
+            doc_handles: Uint32Array::new(hits.iter().map(|h| h.doc_handle).collect()),
+            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
+        }
+    }
+
+    /// Resolves names to handles (-1 = not found): key first, or id first when `preferId`.
+    #[napi]
+    pub fn resolve(&self, names: Vec<String>, prefer_id: bool) -> Int32Array {
+        Int32Array::new(names.iter().map(|n| self.inner.resolve(n, prefer_id).map_or(-1, |h| h as i32)).collect())
+    }
+
+    /// Keys that contain, or are contained in, `requested` (case-insensitive), in key order.
+    #[napi]
+    pub fn suggestion_keys(&self, requested: String) -> Vec<String> {
+        self.inner.suggestion_keys(&requested).into_iter().map(str::to_owned).collect()
+    }
+}
+
+/// `{ threadCount, oldestAccessTime }`
+#[napi(object)]
+pub struct NativeStateStats {
+    pub thread_count: u32,
+    pub oldest_access_time: Option<f64>,
+}
+
+/// Per-thread loaded names with TTL (`storage: 'in-memory'`).
+#[napi]
+pub struct NativeLoadedNameStore {
+    inner: InMemoryStore,
+}
+
+#[napi]
+impl NativeLoadedNameStore {
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self { inner: InMemoryStore::new() }
+    }
+
+    /// The thread's names (creates or touches the entry).
+    #[napi]
+    pub fn loaded_names(&self, thread: String) -> Vec<String> {
+        self.inner.loaded_names(&thread)
+    }
+
+    #[napi]
+    pub fn add_loaded(&self, thread: String, names: Vec<String>) {
+        self.inner.add_loaded(&thread, &names);
+    }
+
+    #[napi]
+    pub fn remove_name(&self, thread: String, name: String) {
+        self.inner.remove_name(&thread, &name);
+    }
+
+    #[napi]
+    pub fn clear(&self, thread: String) {
+        self.inner.clear(&thread);
+    }
+
+    #[napi]
+    pub fn clear_all(&self) {
+        self.inner.clear_all();
+    }
+
+    /// Evicts threads idle for longer than `ttlMs`; returns how many.
+    #[napi]
+    pub fn cleanup(&self, ttl_ms: f64) -> u32 {
+        self.inner.cleanup(ttl_ms) as u32
+    }
+
+    #[napi]
+    pub fn stats(&self) -> NativeStateStats {
+        let s = self.inner.stats();
+        NativeStateStats { thread_count: s.thread_count as u32, oldest_access_time: s.oldest_access_time }
+    }
+}
+
+/// A completed `search_tools`/`load_tool` result from the messages, reduced to what can
+/// activate names.
+#[napi(object)]
+pub struct NativeActivationRecord {
+    /// true for `load_tool`, false for `search_tools`
+    pub load_tool: bool,
+    pub success: bool,
+    pub tool_name: Option<String>,
+    pub loaded: Vec<String>,
+    pub receipt: Option<Vec<String>>,
+}
+
+/// `storage: 'context'`: message-derived names plus the same-process supplemental set.
+#[napi]
+pub struct NativeContextNameStore {
+    inner: SupplementalStore,
+}
+
+#[napi]
+impl NativeContextNameStore {
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self { inner: SupplementalStore::new() }
+    }
+
+    /// Names activated by `records` (message order), unioned with the thread's
+    /// supplemental names. `hasMessages` = live step messages were scanned (prunes).
+    #[napi]
+    pub fn loaded_names(&self, thread: Option<String>, records: Vec<NativeActivationRecord>, has_messages: bool) -> Vec<String> {
+        let records: Vec<ActivationRecord> = records
+            .into_iter()
+            .map(|r| ActivationRecord {
+                meta_tool: if r.load_tool { MetaTool::LoadTool } else { MetaTool::SearchTools },
+                success: r.success,
+                tool_name: r.tool_name,
+                loaded: r.loaded,
+                receipt: r.receipt,
+            })
+            .collect();
+        let from_messages = store::derive_activated_names(&records);
+        self.inner.loaded_names(thread.as_deref(), from_messages, has_messages)
+    }
+
+    #[napi]
+    pub fn add_loaded(&self, thread: Option<String>, names: Vec<String>) {
+        self.inner.add_loaded(thread.as_deref(), &names);
+    }
+
+    #[napi]
+    pub fn clear_all(&self) {
+        self.inner.clear_all();
+    }
+
+    #[napi(getter)]
+    pub fn thread_count(&self) -> u32 {
+        self.inner.thread_count() as u32
+    }
+}
