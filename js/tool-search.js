@@ -254,6 +254,9 @@ function sameStrings(a, b) {
 // ---------------------------------------------------------------------------------------
 // Loaded-name stores
 
+/** Clears the cleanup timer of a store that was garbage-collected without dispose(). */
+const abandonedTimers = new FinalizationRegistry((timer) => clearInterval(timer));
+
 /** `storage: 'in-memory'`: thread -> names, with TTL eviction on an unref'd timer. */
 class InMemoryNames {
   constructor(ttl) {
@@ -261,14 +264,13 @@ class InMemoryNames {
     this.ttl = ttl;
     this.timer = undefined;
     if (ttl > 0) {
-      // The timer holds the store weakly so an undisposed processor can still be collected.
+      // The timer reaches the store only through a WeakRef, and a finalizer clears it, so
+      // an undisposed processor is still collected and leaves no timer behind.
       const ref = new WeakRef(this);
-      this.timer = setInterval(() => {
-        const self = ref.deref();
-        if (self) self.cleanup();
-        else clearInterval(this.timer);
-      }, Math.max(ttl / 2, MIN_CLEANUP_INTERVAL_MS));
-      this.timer.unref?.();
+      const timer = setInterval(() => ref.deref()?.cleanup(), Math.max(ttl / 2, MIN_CLEANUP_INTERVAL_MS));
+      timer.unref?.();
+      this.timer = timer;
+      abandonedTimers.register(this, timer, this);
     }
   }
 
@@ -289,7 +291,10 @@ class InMemoryNames {
   }
 
   dispose() {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) {
+      clearInterval(this.timer);
+      abandonedTimers.unregister(this);
+    }
     this.timer = undefined;
     this.native.clearAll();
   }

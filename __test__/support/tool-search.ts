@@ -1,0 +1,80 @@
+// Shared fixtures for ToolSearchProcessor tests: tools, step args, and a runner that drives
+// the reference and our processor through the same calls.
+import { createTool } from '@mastra/core/tools';
+import { MessageList } from '@mastra/core/agent';
+import { RequestContext } from '@mastra/core/request-context';
+import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
+import { ToolSearchProcessor as Native } from '../../index.js';
+
+export { Reference, Native };
+export type ProcessorClass = typeof Reference | typeof Native;
+export const implementations: Array<[string, any]> = [
+  ['reference', Reference],
+  ['native', Native],
+];
+
+export function tool(id: string, description = `${id} tool`, extra: Record<string, unknown> = {}) {
+  return createTool({ id, description, execute: async () => ({ ran: id }), ...extra } as any);
+}
+
+export function toolsOf(defs: Array<[string, string]>) {
+  return Object.fromEntries(defs.map(([id, d]) => [id, tool(id, d)]));
+}
+
+export const SIX_TOOLS: Array<[string, string]> = [
+  ['github_create_issue', 'Create a new issue on GitHub'],
+  ['github_create_pr', 'Create a pull request on GitHub'],
+  ['linear_create_issue', 'Create a new issue in Linear'],
+  ['weather_forecast', 'Get weather forecast for a location'],
+  ['send_email', 'Send an email message'],
+  ['calendar_schedule', 'Schedule a calendar event'],
+];
+
+export function requestContext(threadId?: unknown, extra: Record<string, unknown> = {}) {
+  const rc = new RequestContext();
+  if (threadId !== undefined) rc.set('mastra__threadId', threadId as any);
+  for (const [k, v] of Object.entries(extra)) rc.set(k, v as any);
+  return rc;
+}
+
+export function stepArgs(opts: { threadId?: unknown; tools?: Record<string, unknown>; rc?: RequestContext; messages?: unknown[] } = {}) {
+  const rc = opts.rc ?? requestContext(opts.threadId);
+  return {
+    tools: opts.tools ?? {},
+    messageList: new MessageList({ threadId: 'thread', resourceId: 'resource' }),
+    requestContext: rc,
+    messages: opts.messages ?? [],
+    stepNumber: 0,
+  } as any;
+}
+
+/** A processor step; returns the tools record plus helpers to call the meta-tools. */
+export async function step(p: any, opts: Parameters<typeof stepArgs>[0] = {}) {
+  const args = stepArgs(opts);
+  const result = await p.processInputStep(args);
+  return {
+    result,
+    args,
+    keys: Object.keys(result.tools),
+    search: (query: any) => result.tools.search_tools.execute({ query }, {}),
+    load: (input: any) => result.tools.load_tool.execute(input, {}),
+  };
+}
+
+/** JSON-normal form: drops undefined-valued keys the way a model would see the result. */
+export function plain(value: unknown) {
+  return JSON.parse(JSON.stringify(value));
+}
+
+/** A message carrying a completed meta-tool result, as Mastra stores it (format 2). */
+export function toolResultMessage(toolName: string, result: unknown, state = 'result') {
+  return {
+    id: `m-${Math.random()}`,
+    role: 'assistant',
+    createdAt: new Date(0),
+    content: {
+      format: 2,
+      parts: [{ type: 'tool-invocation', toolInvocation: { state, toolCallId: `c-${Math.random()}`, toolName, args: {}, result } }],
+    },
+  };
+}
