@@ -36,10 +36,35 @@ export declare class NativeLoadedNameStore {
   stats(): NativeStateStats
 }
 
+/** A searchable skill set (BM25, or substring mode for workspaces without BM25). */
+export declare class NativeSkillIndex {
+  /**
+   * Skills in `list()` order. `referenceCounts[i]` references of skill `i` come next in
+   * `referenceTexts`. `declaredDocuments` = Σ (1 + references.length), as the reference
+   * counts them for its engine `topK`.
+   */
+  constructor(names: Array<string>, descriptions: Array<string>, instructions: Array<string>, referenceCounts: Array<number>, referenceTexts: Array<string>, declaredDocuments: number, substring: boolean)
+  /** Ranked documents with the reference's `topK` (documents, not skills) and `minScore`. */
+  search(query: string, topK: number, minScore: number): NativeSkillHits
+  /** Number of skills. */
+  get skillCount(): number
+  /** Indexed documents (SKILL.md bodies + readable references). */
+  get documentCount(): number
+  /** Distinct terms. */
+  get termCount(): number
+}
+
 /** A searchable tool catalog (static, or static + request-resolved overlay). */
 export declare class NativeToolCatalog {
   /** Builds from entries in `Object.entries` order; handles are 0..n. */
-  constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>)
+  constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, validate?: boolean | undefined | null)
+  /**
+   * Builds from one string `key \0 id \0 description \0 key …` (an empty id means none):
+   * one string crosses instead of 3·n. Errors when the separator count does not match
+   * (a value contained NUL; the caller then uses the array constructor). With
+   * `validate`, ambiguous catalogs are rejected with the upstream message.
+   */
+  static fromJoined(joined: string, count: number, validate: boolean): NativeToolCatalog
   /**
    * `{ ...base, ...resolved }` without re-tokenizing the base; resolved handles start at
    * `firstHandle`.
@@ -81,8 +106,30 @@ export interface NativeSearchHits {
   scores: Float64Array
 }
 
+/** Ranked documents as parallel typed arrays. */
+export interface NativeSkillHits {
+  /** Index of the skill in the build order. */
+  skills: Uint32Array
+  /** 0 = SKILL.md, `i + 1` = the skill's `i`-th indexed reference. */
+  sources: Uint32Array
+  /** Unrounded scores. */
+  scores: Float64Array
+}
+
 /** `{ threadCount, oldestAccessTime }` */
 export interface NativeStateStats {
   threadCount: number
   oldestAccessTime?: number
 }
+
+/**
+ * Runs the step window (when enabled) and the filter decisions.
+ *
+ * `ints` receives, when the step window is enabled, `[new_count, new_ids..., seen_count,
+ * seen_ids...]`, then `[segment_count, segments...]` for each part turned into text. Returns how
+ * many ints were written. `actions` receives one byte per message, part and invocation entry.
+ */
+export declare function nativeToolCallFilterDecide(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, invocations: Int32Array, idTruthy: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array): number
+
+/** The workspace search engine's default tokenizer (exposed for tests and diagnostics). */
+export declare function nativeWorkspaceTokens(text: string): Array<string>

@@ -837,4 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.NativeContextNameStore = nativeBinding.NativeContextNameStore
 module.exports.NativeLoadedNameStore = nativeBinding.NativeLoadedNameStore
+module.exports.NativeSkillIndex = nativeBinding.NativeSkillIndex
 module.exports.NativeToolCatalog = nativeBinding.NativeToolCatalog
+module.exports.nativeToolCallFilterDecide = nativeBinding.nativeToolCallFilterDecide
+module.exports.nativeWorkspaceTokens = nativeBinding.nativeWorkspaceTokens

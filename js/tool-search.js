@@ -148,45 +148,48 @@ function normalizeOptions(options) {
   };
 }
 
-/** Splits a tools record into parallel arrays and rejects catalogs that cannot resolve unambiguously. */
+/** Splits a tools record into parallel arrays (tool ids and descriptions are what Rust needs). */
 function readStaticTools(tools) {
-  const keys = [];
-  const list = [];
-  const ids = [];
-  const descriptions = [];
-  const ownerOfName = new Map();
-  for (const [key, tool] of Object.entries(tools)) {
+  const keys = Object.keys(tools);
+  const list = new Array(keys.length);
+  const ids = new Array(keys.length);
+  const descriptions = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const tool = tools[key];
     if (tool === null || typeof tool !== 'object') {
       throw optionError(`options.tools[${JSON.stringify(key)}]`, 'a Mastra tool object', tool);
     }
     if (tool.id != null && typeof tool.id !== 'string') {
       throw optionError(`options.tools[${JSON.stringify(key)}].id`, 'a string', tool.id);
     }
-    const id = toolIdOf(tool);
-    const name = id ?? key;
-    if (META_TOOL_NAMES.has(key) || META_TOOL_NAMES.has(name)) {
-      throw new Error(
-        `ToolSearchProcessor tool key and callable name must not use reserved meta-tool names: key="${key}", name="${name}".`,
-      );
-    }
-    if (ownerOfName.has(name)) {
-      throw new Error(`ToolSearchProcessor requires unique tool ids/callable names; duplicate name "${name}" was provided.`);
-    }
-    ownerOfName.set(name, key);
-    keys.push(key);
-    list.push(tool);
-    ids.push(id);
-    descriptions.push(toolDescriptionOf(tool));
-  }
-  for (const key of keys) {
-    const owner = ownerOfName.get(key);
-    if (owner !== undefined && owner !== key) {
-      throw new Error(
-        `ToolSearchProcessor tool key "${key}" conflicts with the callable name of tool key "${owner}". Tool keys and callable names must resolve unambiguously.`,
-      );
-    }
+    list[i] = tool;
+    ids[i] = toolIdOf(tool);
+    descriptions[i] = toolDescriptionOf(tool);
   }
   return { keys, tools: list, ids, descriptions };
+}
+
+/**
+ * Builds the static native catalog, rejecting ambiguous names (duplicates, reserved
+ * meta-tool names, a key that is another tool's id). The strings cross as one
+ * NUL-joined string; a value containing NUL falls back to arrays.
+ */
+function buildStaticCatalog(part) {
+  const fields = new Array(part.keys.length * 3);
+  for (let i = 0; i < part.keys.length; i++) {
+    fields[3 * i] = part.keys[i];
+    fields[3 * i + 1] = part.ids[i] ?? '';
+    fields[3 * i + 2] = part.descriptions[i];
+  }
+  let catalog;
+  try {
+    catalog = native.NativeToolCatalog.fromJoined(fields.join('\0'), part.keys.length, true);
+  } catch (error) {
+    if (!/joined catalog/.test(error.message)) throw new Error(error.message);
+    catalog = new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true);
+  }
+  return catalog;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -386,11 +389,7 @@ class ToolSearchProcessor {
     this.description = 'Enables dynamic tool discovery and loading via search';
     const staticPart = readStaticTools(config.tools);
     this.#config = config;
-    this.#staticCatalog = new Catalog(
-      new native.NativeToolCatalog(staticPart.keys, staticPart.ids, staticPart.descriptions),
-      staticPart,
-      undefined,
-    );
+    this.#staticCatalog = new Catalog(buildStaticCatalog(staticPart), staticPart, undefined);
     this.#store = config.storage === 'context' ? new ContextNames() : new InMemoryNames(config.ttl);
   }
 

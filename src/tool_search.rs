@@ -48,8 +48,41 @@ pub struct NativeToolCatalog {
 impl NativeToolCatalog {
     /// Builds from entries in `Object.entries` order; handles are 0..n.
     #[napi(constructor)]
-    pub fn new(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String>) -> Result<Self> {
-        Ok(Self { inner: Arc::new(ToolCatalog::build(entries(keys, ids, descriptions, 0)?)) })
+    pub fn new(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String>, validate: Option<bool>) -> Result<Self> {
+        Self::checked(ToolCatalog::build(entries(keys, ids, descriptions, 0)?), validate.unwrap_or(false))
+    }
+
+    /// Builds from one string `key \0 id \0 description \0 key …` (an empty id means none):
+    /// one string crosses instead of 3·n. Errors when the separator count does not match
+    /// (a value contained NUL; the caller then uses the array constructor). With
+    /// `validate`, ambiguous catalogs are rejected with the upstream message.
+    #[napi(factory)]
+    pub fn from_joined(joined: String, count: u32, validate: bool) -> Result<Self> {
+        let count = count as usize;
+        let mut fields = joined.split('\0');
+        let mut entries = Vec::with_capacity(count);
+        for handle in 0..count {
+            let (Some(key), Some(id), Some(description)) = (fields.next(), fields.next(), fields.next()) else {
+                return Err(Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected"));
+            };
+            entries.push(ToolEntry {
+                key: key.to_owned(),
+                id: (!id.is_empty()).then(|| id.to_owned()),
+                description: description.to_owned(),
+                handle: handle as u32,
+            });
+        }
+        if fields.next().is_some_and(|rest| !rest.is_empty()) || fields.next().is_some() {
+            return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
+        }
+        Self::checked(ToolCatalog::build(entries), validate)
+    }
+
+    fn checked(catalog: ToolCatalog, validate: bool) -> Result<Self> {
+        if validate {
+            catalog.check_unambiguous(&["search_tools", "load_tool"]).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+        }
+        Ok(Self { inner: Arc::new(catalog) })
     }
 
     /// `{ ...base, ...resolved }` without re-tokenizing the base; resolved handles start at

@@ -5,8 +5,9 @@
 //! are accumulated query token by query token, so floating-point sums and tie order are
 //! the same as in JavaScript.
 
-use std::collections::HashMap;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::jsmath::js_log;
 
@@ -27,7 +28,7 @@ impl Vocab {
     /// A vocabulary that sees every term of `parent` and numbers new terms after them.
     pub fn extending(parent: Arc<Vocab>) -> Self {
         let next = parent.next;
-        Self { parent: Some(parent), terms: HashMap::new(), next }
+        Self { parent: Some(parent), terms: HashMap::default(), next }
     }
 
     pub fn get(&self, term: &str) -> Option<u32> {
@@ -125,6 +126,37 @@ impl Bm25Index {
 
     pub fn is_empty(&self) -> bool {
         self.live == 0
+    }
+
+    /// Builds an index from documents in slot order, sizing every posting list exactly
+    /// (one allocation per term instead of repeated growth).
+    pub fn from_docs(docs: Vec<TermCounts>, vocab_len: usize) -> Self {
+        let mut df = vec![0u32; vocab_len];
+        for doc in &docs {
+            for &(term, _) in &doc.counts {
+                if let Some(d) = df.get_mut(term as usize) {
+                    *d += 1;
+                } else {
+                    df.resize(term as usize + 1, 0);
+                    df[term as usize] = 1;
+                }
+            }
+        }
+        let mut postings: Vec<Vec<Posting>> = df.iter().map(|&n| Vec::with_capacity(n as usize)).collect();
+        let mut total_len = 0u64;
+        for (slot, doc) in docs.iter().enumerate() {
+            for &(term, tf) in &doc.counts {
+                postings[term as usize].push(Posting { slot: slot as u32, tf });
+            }
+            total_len += u64::from(doc.len);
+        }
+        let live = docs.len();
+        Self { k1: 1.5, b: 0.75, docs: docs.into_iter().map(Some).collect(), postings, live, total_len }
+    }
+
+    /// Term counts of a live document.
+    pub fn doc(&self, slot: u32) -> Option<&TermCounts> {
+        self.docs.get(slot as usize).and_then(|d| d.as_ref())
     }
 
     /// Adds a document and returns its slot. It goes to the end of every posting list,
@@ -311,6 +343,16 @@ mod tests {
         let full = top_by_score(scored.clone(), usize::MAX);
         for limit in 0..=6 {
             assert_eq!(top_by_score(scored.clone(), limit), full[..limit.min(full.len())].to_vec());
+        }
+    }
+
+    #[test]
+    fn batch_build_equals_incremental_adds() {
+        let (incremental, vocab) = index_of(&["alpha beta beta", "beta gamma", "delta"]);
+        let docs: Vec<TermCounts> = (0..3).map(|s| incremental.doc(s).unwrap().clone()).collect();
+        let batch = Bm25Index::from_docs(docs, vocab.len());
+        for q in ["beta", "alpha gamma delta", "zeta"] {
+            assert_eq!(query(&batch, &vocab, q), query(&incremental, &vocab, q));
         }
     }
 

@@ -4,11 +4,12 @@
 //! Tools are identified by a *handle* chosen by the caller (the JS layer keeps the actual
 //! `Tool` objects in arrays and maps handles back), so no JS object ever lives in Rust.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use crate::bm25::{top_by_score, Bm25Index, TermCounts, Vocab};
-use crate::tokenizer::compat_tokens;
+use crate::tokenizer::{compat_tokens, for_each_compat_token};
 
 /// One `[key, tool]` entry as the catalog needs it.
 #[derive(Debug, Clone)]
@@ -30,10 +31,17 @@ impl ToolEntry {
 #[derive(Debug, Clone)]
 struct Entry {
     key: String,
-    key_lower: String,
     id: Option<String>,
+    description: String,
     handle: u32,
-    terms: TermCounts,
+    /// Slot of this entry's document when it is the one indexed under its name.
+    slot: Option<u32>,
+}
+
+impl Entry {
+    fn name(&self) -> &str {
+        self.id.as_deref().unwrap_or(&self.key)
+    }
 }
 
 /// A search hit: the tool to return (first tool whose id is the indexed name), the tool
@@ -65,8 +73,6 @@ pub struct ToolCatalog {
     index: Bm25Index,
     /// doc slot -> entry position of the tool that (last) indexed it
     slot_entry: Vec<u32>,
-    /// doc slot -> lowercased indexed name, for the name boost
-    slot_name_lower: Vec<String>,
 }
 
 /// JavaScript array-index keys (`"0"`, `"42"`, not `"01"`) enumerate first, ascending.
@@ -81,22 +87,70 @@ pub fn is_array_index(key: &str) -> bool {
 }
 
 fn document_terms(vocab: &mut Vocab, name: &str, description: &str) -> TermCounts {
-    let text = format!("{name} {description}");
-    TermCounts::from_terms(compat_tokens(&text).iter().map(|t| vocab.intern(t)))
+    // The reference indexes `${name} ${description}`; the space separates, so the two
+    // parts tokenize independently.
+    let mut terms = Vec::with_capacity(16);
+    for_each_compat_token(name, |t| terms.push(vocab.intern(t)));
+    for_each_compat_token(description, |t| terms.push(vocab.intern(t)));
+    TermCounts::from_terms(terms)
+}
+
+fn entry_of(e: ToolEntry) -> Entry {
+    Entry { key: e.key, id: e.id, description: e.description, handle: e.handle, slot: None }
+}
+
+/// Why a static catalog cannot resolve names unambiguously. The messages use the wording
+/// of newer upstream Mastra, which rejects the same catalogs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogError {
+    ReservedName { key: String, name: String },
+    DuplicateName { name: String },
+    KeyConflict { key: String, owner: String },
+}
+
+impl std::fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::ReservedName { key, name } => write!(
+                f,
+                "ToolSearchProcessor tool key and callable name must not use reserved meta-tool names: key=\"{key}\", name=\"{name}\"."
+            ),
+            Self::DuplicateName { name } => write!(
+                f,
+                "ToolSearchProcessor requires unique tool ids/callable names; duplicate name \"{name}\" was provided."
+            ),
+            Self::KeyConflict { key, owner } => write!(
+                f,
+                "ToolSearchProcessor tool key \"{key}\" conflicts with the callable name of tool key \"{owner}\". Tool keys and callable names must resolve unambiguously."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+/// Which entries end up indexed. The reference re-adds a repeated name, removing the older
+/// document and appending the new one, so the live documents are the *last* entry of each
+/// name, in entry order.
+fn indexed_positions(entries: &[Entry]) -> Vec<bool> {
+    let mut last: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
+    for (pos, e) in entries.iter().enumerate() {
+        last.insert(e.name(), pos);
+    }
+    entries.iter().enumerate().map(|(pos, e)| last.get(e.name()) == Some(&pos)).collect()
 }
 
 impl ToolCatalog {
     /// Builds a catalog from entries in `Object.entries` order.
     pub fn build(entries: Vec<ToolEntry>) -> Self {
         let mut vocab = Vocab::new();
-        let entries: Vec<Entry> = entries
-            .into_iter()
-            .map(|e| {
-                let terms = document_terms(&mut vocab, e.name(), &e.description);
-                Entry { key_lower: e.key.to_lowercase(), key: e.key, id: e.id, handle: e.handle, terms }
-            })
+        let entries: Vec<Entry> = entries.into_iter().map(entry_of).collect();
+        let terms: Vec<Option<TermCounts>> = indexed_positions(&entries)
+            .iter()
+            .zip(&entries)
+            .map(|(&live, e)| live.then(|| document_terms(&mut vocab, e.name(), &e.description)))
             .collect();
-        Self::assemble(entries, Arc::new(vocab))
+        Self::assemble(entries, terms, Arc::new(vocab))
     }
 
     /// The catalog of `{ ...base.tools, ...resolved }`: a resolved key replaces the base
@@ -108,8 +162,7 @@ impl ToolCatalog {
         let mut key_pos = base.key_pos.clone();
         let mut appended_index_keys = false;
         for e in resolved {
-            let terms = document_terms(&mut vocab, e.name(), &e.description);
-            let entry = Entry { key_lower: e.key.to_lowercase(), key: e.key, id: e.id, handle: e.handle, terms };
+            let entry = entry_of(e);
             match key_pos.get(&entry.key) {
                 Some(&pos) => entries[pos as usize] = entry,
                 None => {
@@ -123,33 +176,62 @@ impl ToolCatalog {
             // Stable: array-index keys first by numeric value, the rest keep their order.
             entries.sort_by_key(|e| if is_array_index(&e.key) { e.key.parse::<u64>().unwrap_or(0) } else { u64::MAX });
         }
-        Self::assemble(entries, Arc::new(vocab))
+        let terms: Vec<Option<TermCounts>> = indexed_positions(&entries)
+            .iter()
+            .zip(&entries)
+            .map(|(&live, e)| {
+                live.then(|| match e.slot.and_then(|s| base.index.doc(s)) {
+                    Some(doc) => doc.clone(),
+                    None => document_terms(&mut vocab, e.name(), &e.description),
+                })
+            })
+            .collect();
+        Self::assemble(entries, terms, Arc::new(vocab))
     }
 
-    fn assemble(entries: Vec<Entry>, vocab: Arc<Vocab>) -> Self {
-        let mut index = Bm25Index::default();
-        let mut key_pos = HashMap::with_capacity(entries.len());
-        let mut first_id_pos = HashMap::with_capacity(entries.len());
-        let mut name_slot: HashMap<&str, u32> = HashMap::with_capacity(entries.len());
+    /// `terms[i]` is `Some` exactly for the entries whose document is indexed.
+    fn assemble(mut entries: Vec<Entry>, terms: Vec<Option<TermCounts>>, vocab: Arc<Vocab>) -> Self {
+        let mut key_pos = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
+        let mut first_id_pos = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
         let mut slot_entry = Vec::with_capacity(entries.len());
-        let mut slot_name_lower = Vec::with_capacity(entries.len());
-        for (pos, e) in entries.iter().enumerate() {
+        let mut docs = Vec::with_capacity(entries.len());
+        for (pos, (e, t)) in entries.iter_mut().zip(terms).enumerate() {
             let pos = pos as u32;
             key_pos.insert(e.key.clone(), pos);
             if let Some(id) = &e.id {
                 first_id_pos.entry(id.clone()).or_insert(pos);
             }
-            let name = e.id.as_deref().unwrap_or(&e.key);
-            // Re-adding a name removes the old document; the new one goes to the end.
-            if let Some(old) = name_slot.get(name) {
-                index.remove(*old);
+            e.slot = t.as_ref().map(|_| docs.len() as u32);
+            if let Some(t) = t {
+                slot_entry.push(pos);
+                docs.push(t);
             }
-            let slot = index.add(e.terms.clone());
-            name_slot.insert(name, slot);
-            slot_entry.push(pos);
-            slot_name_lower.push(name.to_lowercase());
         }
-        Self { entries, key_pos, first_id_pos, vocab, index, slot_entry, slot_name_lower }
+        let index = Bm25Index::from_docs(docs, vocab.len());
+        Self { entries, key_pos, first_id_pos, vocab, index, slot_entry }
+    }
+
+    /// Rejects catalogs whose names are ambiguous: a key or name in `reserved`, two tools
+    /// with one callable name (`id || key`), or a key that is another tool's callable name.
+    pub fn check_unambiguous(&self, reserved: &[&str]) -> Result<(), CatalogError> {
+        let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity_and_hasher(self.entries.len(), Default::default());
+        for e in &self.entries {
+            let name = e.name();
+            if reserved.contains(&e.key.as_str()) || reserved.contains(&name) {
+                return Err(CatalogError::ReservedName { key: e.key.clone(), name: name.to_owned() });
+            }
+            if owner_of_name.insert(name, &e.key).is_some() {
+                return Err(CatalogError::DuplicateName { name: name.to_owned() });
+            }
+        }
+        for e in &self.entries {
+            if let Some(owner) = owner_of_name.get(e.key.as_str()) {
+                if *owner != e.key {
+                    return Err(CatalogError::KeyConflict { key: e.key.clone(), owner: (*owner).to_owned() });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Number of entries (tools).
@@ -192,7 +274,10 @@ impl ToolCatalog {
         let wanted = requested.to_lowercase();
         self.entries
             .iter()
-            .filter(|e| e.key_lower.contains(&wanted) || wanted.contains(&e.key_lower))
+            .filter(|e| {
+                let key = e.key.to_lowercase();
+                key.contains(&wanted) || wanted.contains(&key)
+            })
             .map(|e| e.key.as_str())
             .collect()
     }
@@ -211,9 +296,10 @@ impl ToolCatalog {
         let limit = if params.inspect_all { self.index.len() } else { params.top_k.saturating_mul(2) };
         let mut boosted = top_by_score(self.index.score(&terms), limit);
         for hit in &mut boosted {
-            let name = &self.slot_name_lower[hit.slot as usize];
+            let entry = &self.entries[self.slot_entry[hit.slot as usize] as usize];
+            let name = entry.name().to_lowercase();
             for token in &tokens {
-                if name == token {
+                if &name == token {
                     hit.score += 5.0;
                 } else if name.contains(token.as_str()) {
                     hit.score += 2.0;
@@ -381,12 +467,33 @@ mod tests {
     }
 
     #[test]
+    fn ambiguous_catalogs_are_reported() {
+        let reserved = ["search_tools", "load_tool"];
+        let check = |entries: Vec<ToolEntry>| ToolCatalog::build(entries).check_unambiguous(&reserved);
+        assert_eq!(check(vec![entry(0, "a", Some("x"), ""), entry(1, "b", Some("y"), "")]), Ok(()));
+        assert_eq!(
+            check(vec![entry(0, "a", Some("same"), ""), entry(1, "b", Some("same"), "")]),
+            Err(CatalogError::DuplicateName { name: "same".into() })
+        );
+        assert_eq!(
+            check(vec![entry(0, "search_tools", Some("x"), "")]),
+            Err(CatalogError::ReservedName { key: "search_tools".into(), name: "x".into() })
+        );
+        let conflict = check(vec![entry(0, "weather", Some("public_weather"), ""), entry(1, "private_weather", Some("weather"), "")]);
+        assert_eq!(conflict, Err(CatalogError::KeyConflict { key: "weather".into(), owner: "private_weather".into() }));
+        assert!(conflict.unwrap_err().to_string().starts_with("ToolSearchProcessor tool key \"weather\" conflicts"));
+        // a key equal to its own tool's id is fine
+        assert_eq!(check(vec![entry(0, "weather", Some("weather"), "")]), Ok(()));
+    }
+
+    #[test]
     fn array_index_keys_enumerate_first() {
         assert!(is_array_index("0") && is_array_index("123") && is_array_index("4294967294"));
         assert!(!is_array_index("01") && !is_array_index("4294967295") && !is_array_index("-1") && !is_array_index(""));
         let base = ToolCatalog::build(vec![entry(0, "5", Some("five"), ""), entry(1, "b", Some("b"), "")]);
         let o = ToolCatalog::overlay(&base, vec![entry(2, "z", Some("z"), ""), entry(3, "2", Some("two"), "")]);
         let order: Vec<&str> = o.entries.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(o.search("two", params(5))[0].handle, 3);
         assert_eq!(order, ["2", "5", "b", "z"]);
     }
 }

@@ -43,12 +43,50 @@ pub fn utf16_len(s: &str) -> usize {
 /// Lowercases, splits on the tool-search separators and drops tokens shorter than two
 /// UTF-16 units. Duplicates are kept (they count twice in BM25, as in the reference).
 pub fn compat_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_compat_token(text, |t| out.push(t.to_owned()));
+    out
+}
+
+/// Byte table for the ASCII separators of the tool-search split pattern.
+const fn ascii_separators() -> [bool; 128] {
+    let mut table = [false; 128];
+    let bytes = b"\t\n\x0b\x0c\r -_.,;:!?()[]{}'\"";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+static ASCII_SEPARATOR: [bool; 128] = ascii_separators();
+
+/// Calls `f` with each compat token (see [`compat_tokens`]) without allocating per token.
+/// ASCII text, the common case for tool ids and descriptions, takes a byte-level path.
+pub fn for_each_compat_token(text: &str, mut f: impl FnMut(&str)) {
+    if text.is_ascii() {
+        let lower = text.to_ascii_lowercase();
+        let bytes = lower.as_bytes();
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if ASCII_SEPARATOR[b as usize] {
+                if i - start >= 2 {
+                    f(&lower[start..i]);
+                }
+                start = i + 1;
+            }
+        }
+        if bytes.len() - start >= 2 {
+            f(&lower[start..]);
+        }
+        return;
+    }
     let lower = text.to_lowercase();
-    lower
-        .split(is_tool_search_separator)
-        .filter(|t| utf16_len(t) >= 2)
-        .map(str::to_owned)
-        .collect()
+    for t in lower.split(is_tool_search_separator) {
+        if utf16_len(t) >= 2 {
+            f(t);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -70,6 +108,15 @@ mod tests {
         assert_eq!(compat_tokens("😀"), ["😀"]);
         assert!(compat_tokens("a b c").is_empty());
         assert_eq!(compat_tokens("on in an"), ["on", "in", "an"]);
+    }
+
+    #[test]
+    fn ascii_fast_path_matches_the_general_path() {
+        let samples = ["Get_Weather-now (v2)! a [b] {cc}; d:e,f?g'h\"ij", "x\u{0B}yy\u{0C}zz\rww\tvv", "a", "", "--", "AbC/dEf"];
+        for s in samples {
+            let general: Vec<String> = s.to_lowercase().split(is_tool_search_separator).filter(|t| utf16_len(t) >= 2).map(str::to_owned).collect();
+            assert_eq!(compat_tokens(s), general, "{s:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,141 @@
+// SkillSearchProcessor benchmark: ours vs @mastra/core@1.59.0 (workspace BM25 search) on a
+// generated 1,000-skill workspace (real LocalFilesystem in a temp folder), in one run.
+// Run after `npm run build` (release): `node bench/skill-search.mjs`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { MessageList } from '@mastra/core/agent';
+import { SkillSearchProcessor as RefProcessor } from '@mastra/core/processors';
+import { RequestContext } from '@mastra/core/request-context';
+import { LocalFilesystem, Workspace } from '@mastra/core/workspace';
+
+const require = createRequire(import.meta.url);
+const { SkillSearchProcessor } = require('../index.js');
+
+const SKILLS = 1000;
+const ITERATIONS = 300;
+const WARMUP = 30;
+
+// Deterministic pseudo-words so bodies share a realistic long-tail vocabulary.
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qui', 'den', 'tor', 'bel', 'fin', 'gra'];
+const rand = rng(42);
+const word = () => {
+  const n = 2 + Math.floor(rand() * 3);
+  let w = '';
+  for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(rand() * SYLLABLES.length)];
+  return w;
+};
+const VOCAB = Array.from({ length: 6000 }, word);
+const pick = () => VOCAB[Math.floor((rand() ** 2) * VOCAB.length)];
+const sentence = n => Array.from({ length: n }, pick).join(' ');
+// Descriptions use their own words, so body-word queries rank the same as the reference's.
+const describe = i => Array.from({ length: 10 }, (_, k) => `desc${(i * 7 + k * 13) % 3000}word`).join(' ');
+
+function makeWorkspaceDir() {
+  const root = mkdtempSync(join(tmpdir(), 'skill-bench-'));
+  for (let i = 0; i < SKILLS; i++) {
+    const name = `skill-${i}`;
+    const dir = join(root, 'skills', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(describe(i))}\n---\n# Skill ${i}\n\n${sentence(180)}\n\n${sentence(120)}\n`);
+    if (i % 5 === 0) {
+      mkdirSync(join(dir, 'references'), { recursive: true });
+      writeFileSync(join(dir, 'references', 'notes.md'), sentence(200));
+    }
+  }
+  return root;
+}
+
+const median = xs => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+async function stepTools(processor, stepNumber = 0) {
+  const rc = new RequestContext();
+  rc.set('mastra__threadId', 'bench');
+  const r = await processor.processInputStep({
+    tools: {},
+    messageList: new MessageList({ threadId: 'bench', resourceId: 'r' }),
+    requestContext: rc,
+    messages: [],
+    stepNumber,
+  });
+  return r.tools;
+}
+
+async function timeSearches(tool, queries) {
+  for (let i = 0; i < WARMUP; i++) await tool.execute({ query: queries[i % queries.length] }, {});
+  const times = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const t = performance.now();
+    await tool.execute({ query: queries[i % queries.length] }, {});
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+export async function run() {
+  const root = makeWorkspaceDir();
+  const silence = console.warn;
+  console.warn = () => {};
+  try {
+    const make = () => new Workspace({ filesystem: new LocalFilesystem({ basePath: root }), skills: ['skills'], bm25: true });
+    const queries = Array.from({ length: 50 }, (_, i) => (i % 2 ? `${pick()} ${pick()}` : pick()));
+
+    const ref = new RefProcessor({ workspace: make() });
+    const ours = new SkillSearchProcessor({ workspace: make() });
+    const refTools = await stepTools(ref);
+    const ourTools = await stepTools(ours);
+
+    // First search after step 0: ours reads the skills and builds its index.
+    let t = performance.now();
+    await ourTools.search_skills.execute({ query: queries[0] }, {});
+    const firstSearch = performance.now() - t;
+    const built = ours.getIndexStats();
+
+    // Step 0 of a later request with unchanged skills: re-check without rebuilding.
+    const again = await stepTools(ours, 0);
+    t = performance.now();
+    await again.search_skills.execute({ query: queries[1] }, {});
+    const recheckSearch = performance.now() - t;
+    const rechecked = ours.getIndexStats();
+    if (rechecked.builds !== built.builds) throw new Error('index was rebuilt without changes');
+
+    // Same results for sanity (first query words are body-only: same top result).
+    const a = await refTools.search_skills.execute({ query: queries[0] }, {});
+    const b = await ourTools.search_skills.execute({ query: queries[0] }, {});
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`results differ for ${queries[0]}`);
+
+    const refP50 = await timeSearches(refTools.search_skills, queries);
+    const ourP50 = await timeSearches(again.search_skills, queries);
+    const refP50b = await timeSearches(refTools.search_skills, queries);
+    const ourP50b = await timeSearches(again.search_skills, queries);
+    const refMs = Math.min(refP50, refP50b);
+    const ourMs = Math.min(ourP50, ourP50b);
+
+    ref.dispose();
+    ours.dispose();
+    const fmt = x => Math.round(x * 1000) / 1000;
+    return [
+      { name: `search_skills p50 (${SKILLS} skills, ${built.documentCount} docs)`, reference_ms: fmt(refMs), native_ms: fmt(ourMs), ratio: fmt(refMs / ourMs) },
+      { name: 'index build (native, on change only)', reference_ms: null, native_ms: fmt(built.lastBuildMs), ratio: null },
+      { name: 'first search after step 0: read skills + build', reference_ms: null, native_ms: fmt(firstSearch), ratio: null },
+      { name: 'first search after step 0: re-check, no rebuild', reference_ms: null, native_ms: fmt(recheckSearch), ratio: null },
+    ];
+  } finally {
+    console.warn = silence;
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = await run();
+  console.table(rows);
+}

@@ -1,0 +1,49 @@
+// Small helpers shared by the benchmarks.
+
+/** Milliseconds one (possibly async) call takes. */
+export async function time(fn) {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+export function median(xs) {
+  return percentile(xs, 50);
+}
+
+export function percentile(xs, p) {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[i];
+}
+
+/** Deterministic PRNG (mulberry32). */
+export function rng(seed) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function fmt(x, unit = 'ms') {
+  if (!Number.isFinite(x)) return '—';
+  if (unit === 'MB') return `${x.toFixed(1)} MB`;
+  if (x >= 100) return `${x.toFixed(0)} ms`;
+  if (x >= 1) return `${x.toFixed(2)} ms`;
+  return `${(x * 1000).toFixed(1)} µs`;
+}
+
+/** Prints rows `{ name, reference_ms, native_ms, ratio }` as a Markdown table. */
+export function printTable(title, rows) {
+  console.log(`\n### ${title}\n`);
+  console.log('| benchmark | @mastra/core 1.59.0 | mastra-native-processors | speed-up |');
+  console.log('|---|---:|---:|---:|');
+  for (const r of rows) {
+    const ratio = Number.isFinite(r.ratio) ? `${r.ratio >= 10 ? r.ratio.toFixed(0) : r.ratio.toFixed(1)}×` : '—';
+    console.log(`| ${r.name} | ${fmt(r.reference_ms, r.unit)} | ${fmt(r.native_ms, r.unit)} | ${ratio} |`);
+  }
+}

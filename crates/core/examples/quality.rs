@@ -1,0 +1,421 @@
+//! Retrieval quality and speed of the enhanced index against the compatible catalog, on
+//! the MetaTool (ToolE) set in `data/metatool/`.
+//!
+//!     cargo run -p mastra-native-core --release --example quality [-- --no-speed | --speed-only]
+//!
+//! Query lines are split by their 0-based line index `i` in `queries.jsonl`: even `i` is
+//! the tuning half, odd `i` the report half. Metrics use topK 10 and minScore 0:
+//! recall@k = |relevant ∩ top-k| / |relevant|; MRR@10 and nDCG@10 use binary gains.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::enhanced::{EnhancedIndex, Field, FieldDoc, Tuning};
+
+// ---- a minimal JSON reader: enough for the two JSONL files ----
+
+#[derive(Debug)]
+enum Json {
+    Null,
+    Bool(#[allow(dead_code)] bool),
+    Num(#[allow(dead_code)] f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+struct Reader<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Reader<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+    fn eat(&mut self, b: u8) -> Result<(), String> {
+        self.ws();
+        if self.s.get(self.i) == Some(&b) {
+            self.i += 1;
+            Ok(())
+        } else {
+            Err(format!("expected '{}' at {}", b as char, self.i))
+        }
+    }
+    fn value(&mut self) -> Result<Json, String> {
+        self.ws();
+        match self.s.get(self.i) {
+            Some(b'{') => {
+                self.i += 1;
+                let mut m = Vec::new();
+                self.ws();
+                if self.s.get(self.i) == Some(&b'}') {
+                    self.i += 1;
+                    return Ok(Json::Obj(m));
+                }
+                loop {
+                    self.ws();
+                    let k = self.string()?;
+                    self.eat(b':')?;
+                    m.push((k, self.value()?));
+                    self.ws();
+                    match self.s.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b'}') => {
+                            self.i += 1;
+                            return Ok(Json::Obj(m));
+                        }
+                        _ => return Err(format!("bad object at {}", self.i)),
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.i += 1;
+                let mut v = Vec::new();
+                self.ws();
+                if self.s.get(self.i) == Some(&b']') {
+                    self.i += 1;
+                    return Ok(Json::Arr(v));
+                }
+                loop {
+                    v.push(self.value()?);
+                    self.ws();
+                    match self.s.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b']') => {
+                            self.i += 1;
+                            return Ok(Json::Arr(v));
+                        }
+                        _ => return Err(format!("bad array at {}", self.i)),
+                    }
+                }
+            }
+            Some(b'"') => Ok(Json::Str(self.string()?)),
+            Some(b't') if self.s[self.i..].starts_with(b"true") => {
+                self.i += 4;
+                Ok(Json::Bool(true))
+            }
+            Some(b'f') if self.s[self.i..].starts_with(b"false") => {
+                self.i += 5;
+                Ok(Json::Bool(false))
+            }
+            Some(b'n') if self.s[self.i..].starts_with(b"null") => {
+                self.i += 4;
+                Ok(Json::Null)
+            }
+            _ => {
+                let start = self.i;
+                while self.i < self.s.len() && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                    self.i += 1;
+                }
+                std::str::from_utf8(&self.s[start..self.i])
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+                    .map(Json::Num)
+                    .ok_or_else(|| format!("bad value at {start}"))
+            }
+        }
+    }
+    fn hex4(&mut self) -> Result<u32, String> {
+        let h = self.s.get(self.i..self.i + 4).ok_or("short \\u")?;
+        self.i += 4;
+        u32::from_str_radix(std::str::from_utf8(h).map_err(|e| e.to_string())?, 16).map_err(|e| e.to_string())
+    }
+    fn string(&mut self) -> Result<String, String> {
+        self.eat(b'"')?;
+        let mut out: Vec<u8> = Vec::new();
+        loop {
+            let b = *self.s.get(self.i).ok_or("unterminated string")?;
+            self.i += 1;
+            match b {
+                b'"' => return String::from_utf8(out).map_err(|e| e.to_string()),
+                b'\\' => {
+                    let e = *self.s.get(self.i).ok_or("bad escape")?;
+                    self.i += 1;
+                    let c = match e {
+                        b'n' => '\n',
+                        b't' => '\t',
+                        b'r' => '\r',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'u' => {
+                            let hi = self.hex4()?;
+                            let cp = if (0xD800..0xDC00).contains(&hi) && self.s[self.i..].starts_with(b"\\u") {
+                                self.i += 2;
+                                let lo = self.hex4()?;
+                                0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF)
+                            } else {
+                                hi
+                            };
+                            char::from_u32(cp).unwrap_or('\u{FFFD}')
+                        }
+                        other => other as char,
+                    };
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+                _ => out.push(b),
+            }
+        }
+    }
+}
+
+fn parse(line: &str) -> Result<Json, String> {
+    Reader { s: line.as_bytes(), i: 0 }.value()
+}
+
+// ---- data ----
+
+struct Tool {
+    id: String,
+    description: String,
+}
+
+struct Query {
+    text: String,
+    relevant: Vec<String>,
+}
+
+fn data_dir() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.join("../../data/metatool")
+}
+
+fn load() -> (Vec<Tool>, Vec<Query>) {
+    let dir = data_dir();
+    let tools_text = std::fs::read_to_string(dir.join("tools.jsonl")).expect("read tools.jsonl");
+    let queries_text = std::fs::read_to_string(dir.join("queries.jsonl")).expect("read queries.jsonl");
+    let tools = tools_text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v = parse(l).expect("tool json");
+            Tool {
+                id: v.get("id").and_then(Json::as_str).expect("id").to_owned(),
+                description: v.get("description").and_then(Json::as_str).unwrap_or("").to_owned(),
+            }
+        })
+        .collect();
+    let queries = queries_text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v = parse(l).expect("query json");
+            let relevant = match v.get("relevant") {
+                Some(Json::Arr(a)) => a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect(),
+                _ => Vec::new(),
+            };
+            Query { text: v.get("query").and_then(Json::as_str).expect("query").to_owned(), relevant }
+        })
+        .collect();
+    (tools, queries)
+}
+
+// ---- metrics ----
+
+#[derive(Default, Clone, Copy)]
+struct Metrics {
+    n: usize,
+    r1: f64,
+    r5: f64,
+    r10: f64,
+    mrr: f64,
+    ndcg: f64,
+}
+
+impl Metrics {
+    fn add(&mut self, ranked: &[u32], relevant: &[u32]) {
+        let rel = |d: &u32| relevant.contains(d);
+        let recall = |k: usize| ranked.iter().take(k).filter(|d| rel(d)).count() as f64 / relevant.len().max(1) as f64;
+        self.n += 1;
+        self.r1 += recall(1);
+        self.r5 += recall(5);
+        self.r10 += recall(10);
+        if let Some(p) = ranked.iter().take(10).position(rel) {
+            self.mrr += 1.0 / (p as f64 + 1.0);
+        }
+        let dcg: f64 = ranked.iter().take(10).enumerate().filter(|(_, d)| rel(d)).map(|(i, _)| 1.0 / (i as f64 + 2.0).log2()).sum();
+        let ideal: f64 = (0..relevant.len().min(10)).map(|i| 1.0 / (i as f64 + 2.0).log2()).sum();
+        if ideal > 0.0 {
+            self.ndcg += dcg / ideal;
+        }
+    }
+    fn row(&self, label: &str) -> String {
+        let n = self.n.max(1) as f64;
+        format!(
+            "{label:<28} {:>6}  {:>8.4}  {:>8.4}  {:>9.4}  {:>7.4}  {:>7.4}",
+            self.n,
+            self.r1 / n,
+            self.r5 / n,
+            self.r10 / n,
+            self.mrr / n,
+            self.ndcg / n
+        )
+    }
+}
+
+fn compat_catalog(tools: &[Tool]) -> ToolCatalog {
+    ToolCatalog::build(
+        tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ToolEntry { key: t.id.clone(), id: Some(t.id.clone()), description: t.description.clone(), handle: i as u32 })
+            .collect(),
+    )
+}
+
+/// `TUNE="k1=1.0 name=3 nameb=0.3 ..."` overrides the default tuning (for exploring on
+/// the even lines only).
+fn tuning() -> Tuning {
+    let mut t = Tuning::default();
+    let Ok(spec) = std::env::var("TUNE") else { return t };
+    for kv in spec.split_whitespace() {
+        let Some((k, v)) = kv.split_once('=') else { continue };
+        let v: f32 = v.parse().expect("number");
+        match k {
+            "k1" => t.k1 = v,
+            "name" => t.field_weight[0] = v,
+            "desc" => t.field_weight[1] = v,
+            "nameb" => t.field_b[0] = v,
+            "descb" => t.field_b[1] = v,
+            "stem" => t.w_stem = v,
+            "surface" => t.w_surface = v,
+            "whole" => t.w_whole = v,
+            "fuzzy1" => t.w_fuzzy[0] = v,
+            "fuzzy2" => t.w_fuzzy[1] = v,
+            "idfpow" => t.idf_pow = v,
+            "coord" => t.coord = v,
+            "ratio" => t.prefix_ratio = v,
+            "pair" => t.w_pair = v,
+            "prefix" => t.w_prefix = v,
+            "prefixmin" => t.prefix_min = v,
+            _ => panic!("unknown tuning key {k}"),
+        }
+    }
+    t
+}
+
+fn enhanced_index(tools: &[Tool]) -> EnhancedIndex {
+    let docs: Vec<FieldDoc> = tools
+        .iter()
+        .map(|t| FieldDoc::new(vec![(Field::Name, t.id.clone()), (Field::Description, t.description.clone())]))
+        .collect();
+    EnhancedIndex::build_tuned(&docs, tuning())
+}
+
+fn params() -> SearchParams {
+    SearchParams { top_k: 10, min_score: 0.0, inspect_all: false }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let speed = !args.iter().any(|a| a == "--no-speed");
+    let quality = !args.iter().any(|a| a == "--speed-only");
+    let (tools, queries) = load();
+    let pos: HashMap<&str, u32> = tools.iter().enumerate().map(|(i, t)| (t.id.as_str(), i as u32)).collect();
+
+    if quality {
+        let t0 = Instant::now();
+        let compat = compat_catalog(&tools);
+        let t1 = Instant::now();
+        let enhanced = enhanced_index(&tools);
+        let t2 = Instant::now();
+        let mut m = [[Metrics::default(); 2]; 2]; // [compat, enhanced][even, odd]
+        for (i, q) in queries.iter().enumerate() {
+            let relevant: Vec<u32> = q.relevant.iter().filter_map(|r| pos.get(r.as_str()).copied()).collect();
+            let c: Vec<u32> = compat.search(&q.text, params()).iter().map(|h| h.handle).collect();
+            let e: Vec<u32> = enhanced.search_top(&q.text, 10).iter().map(|h| h.0).collect();
+            if i % 2 == 0 && std::env::var("SHOW_MISSES").is_ok() && e.first().is_none_or(|d| !relevant.contains(d)) && (i / 2) % 40 == 0 {
+                let name = |d: &u32| tools[*d as usize].id.as_str();
+                println!("MISS {:?} want {:?} got {:?}", q.text, q.relevant, e.iter().take(3).map(name).collect::<Vec<_>>());
+            }
+            m[0][i % 2].add(&c, &relevant);
+            m[1][i % 2].add(&e, &relevant);
+        }
+        println!(
+            "MetaTool: {} tools, {} queries; build compat {:.1} ms, enhanced {:.1} ms; topK 10, minScore 0",
+            tools.len(),
+            queries.len(),
+            (t1 - t0).as_secs_f64() * 1e3,
+            (t2 - t1).as_secs_f64() * 1e3
+        );
+        println!("split by 0-based line index i: report = odd i, tune = even i");
+        println!("{:<28} {:>6}  {:>8}  {:>8}  {:>9}  {:>7}  {:>7}", "mode / lines", "n", "recall@1", "recall@5", "recall@10", "MRR@10", "nDCG@10");
+        println!("{}", m[0][1].row("compatible  odd (report)"));
+        println!("{}", m[1][1].row("enhanced    odd (report)"));
+        println!("{}", m[0][0].row("compatible  even (tune)"));
+        println!("{}", m[1][0].row("enhanced    even (tune)"));
+    }
+
+    if speed {
+        const N: usize = 10_000;
+        let copies = N.div_ceil(tools.len());
+        let big: Vec<Tool> = (0..copies)
+            .flat_map(|k| tools.iter().map(move |t| Tool { id: format!("{}_{k}", t.id), description: t.description.clone() }))
+            .take(N)
+            .collect();
+        let t0 = Instant::now();
+        let compat = compat_catalog(&big);
+        let t1 = Instant::now();
+        let enhanced = enhanced_index(&big);
+        let t2 = Instant::now();
+        let sample: Vec<&str> = queries.iter().skip(1).step_by(2).step_by(5).map(|q| q.text.as_str()).collect();
+        let time = |f: &dyn Fn(&str) -> usize| {
+            for q in sample.iter().take(200) {
+                std::hint::black_box(f(q));
+            }
+            let mut v: Vec<f64> = sample
+                .iter()
+                .map(|q| {
+                    let s = Instant::now();
+                    std::hint::black_box(f(q));
+                    s.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            v.sort_by(f64::total_cmp);
+            (percentile(&v, 0.5), percentile(&v, 0.9), percentile(&v, 0.99))
+        };
+        let c = time(&|q| compat.search(q, params()).len());
+        let e = time(&|q| enhanced.search_top(q, 10).len());
+        let ea = time(&|q| enhanced.search(q).len());
+        println!(
+            "\nspeed: {} tools ({} copies, suffixed ids), {} queries; build compat {:.0} ms, enhanced {:.0} ms",
+            big.len(),
+            copies,
+            sample.len(),
+            (t1 - t0).as_secs_f64() * 1e3,
+            (t2 - t1).as_secs_f64() * 1e3
+        );
+        println!("{:<34} {:>9} {:>9} {:>9}", "µs per query", "p50", "p90", "p99");
+        println!("{:<34} {:>9.1} {:>9.1} {:>9.1}", "compatible search (topK 10)", c.0, c.1, c.2);
+        println!("{:<34} {:>9.1} {:>9.1} {:>9.1}", "enhanced search_top(10)", e.0, e.1, e.2);
+        println!("{:<34} {:>9.1} {:>9.1} {:>9.1}", "enhanced search (all hits)", ea.0, ea.1, ea.2);
+        println!("enhanced/compatible p50: {:.2}x (search_top), {:.2}x (search)", e.0 / c.0, ea.0 / c.0);
+    }
+}

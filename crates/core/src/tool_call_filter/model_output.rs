@@ -1,0 +1,157 @@
+//! The reference's `modelOutputToText`, over a flat description of the model output.
+//!
+//! The JS layer walks `providerMetadata.mastra.modelOutput` once and writes one 4-int node per
+//! value in pre-order (`[kind, a, b, c]`). Strings never cross: a node names a JS-side segment
+//! (the string itself, `String(v)` of a primitive, or `JSON.stringify(v)` of an array/object,
+//! computed by JS because only JS knows `toJSON`, key order and number formatting). We decide
+//! which segments make up the text; JS joins them with `\n`.
+//!
+//! Evaluation is iterative (reverse pre-order with a result stack), so arbitrarily deep values
+//! cannot overflow the native stack.
+
+use super::{DecideError, NONE};
+
+/// Array JSON is computed by JS only if a plan uses it: an array node's `c` may be a lazy ref
+/// `<= LAZY_JSON`, which we treat as a present segment and pass through in the plan. If JS then
+/// finds that `JSON.stringify` fails, it sets `c` to `NONE` and asks again.
+pub const LAZY_JSON: i32 = -2;
+
+/// Ints per node.
+pub const NODE_STRIDE: usize = 4;
+
+/// Node kinds (`kind` field).
+pub mod node_kind {
+    /// `null`, `undefined`, a function, a symbol, or a back-reference of a cycle: no text.
+    pub const NOTHING: i32 = 0;
+    /// A JS string: `b` = segment, `a` = 1 when it is `''`.
+    pub const STRING: i32 = 1;
+    /// A number, boolean or bigint: `b` = segment holding `String(v)` (never empty).
+    pub const PRIMITIVE: i32 = 2;
+    /// An array: `a` = element count (elements follow), `c` = its `JSON.stringify` segment, -1
+    /// when that fails, or a lazy ref (see [`LAZY_JSON`]).
+    pub const ARRAY: i32 = 3;
+    /// A non-array object: `a` = flags, `b` = segment of its string `text`, `c` = its
+    /// `JSON.stringify` segment or -1; when `HAS_VALUE`, the `value` node follows.
+    pub const OBJECT: i32 = 4;
+}
+
+/// Object node flags.
+pub mod object_flag {
+    /// `type === 'text'`.
+    pub const TYPE_IS_TEXT: i32 = 1;
+    /// `'value' in object` (the value node follows).
+    pub const HAS_VALUE: i32 = 2;
+    /// `typeof text === 'string'`.
+    pub const TEXT_IS_STRING: i32 = 4;
+    /// That `text` is `''`.
+    pub const TEXT_IS_EMPTY: i32 = 8;
+}
+
+/// Text of one value: the segments to join with `\n`, and whether that join is non-empty.
+/// Only a single `''` segment can make it empty: arrays keep non-empty children only.
+#[derive(Debug, Clone, PartialEq)]
+enum Rendered {
+    Nothing,
+    Text { segments: Vec<i32>, non_empty: bool },
+}
+
+impl Rendered {
+    fn segment(index: i32, non_empty: bool) -> Self {
+        Rendered::Text { segments: vec![index], non_empty }
+    }
+
+    /// A stringified value: `JSON.stringify` returns either a non-empty string or nothing.
+    /// `NONE` means nothing; any other index (including the negative "not computed yet" refs of
+    /// [`LAZY_JSON`]) is a segment.
+    fn json(index: i32) -> Self {
+        if index == NONE {
+            Rendered::Nothing
+        } else {
+            Rendered::segment(index, true)
+        }
+    }
+}
+
+fn node(tape: &[i32], index: usize) -> Result<[i32; NODE_STRIDE], DecideError> {
+    let start = index.checked_mul(NODE_STRIDE).ok_or(DecideError::Malformed("model output node"))?;
+    let record = tape
+        .get(start..start + NODE_STRIDE)
+        .ok_or(DecideError::Malformed("model output node out of range"))?;
+    Ok([record[0], record[1], record[2], record[3]])
+}
+
+fn child_count(record: &[i32; NODE_STRIDE]) -> Result<usize, DecideError> {
+    match record[0] {
+        node_kind::ARRAY => usize::try_from(record[1]).map_err(|_| DecideError::Malformed("array length")),
+        node_kind::OBJECT => Ok(usize::from(record[1] & object_flag::HAS_VALUE != 0)),
+        _ => Ok(0),
+    }
+}
+
+/// The segments of the model output rooted at node `root`, or `None` when the reference would
+/// produce no text (null result or `''`).
+pub fn render_plan(tape: &[i32], root: usize) -> Result<Option<Vec<i32>>, DecideError> {
+    // Find the end of the subtree.
+    let mut pending = 1usize;
+    let mut end = root;
+    while pending > 0 {
+        let record = node(tape, end)?;
+        pending = pending - 1 + child_count(&record)?;
+        end += 1;
+    }
+
+    // Children sit after their parent, so walking backwards finds every child's result on the
+    // stack, first child on top.
+    let mut results: Vec<Rendered> = Vec::new();
+    for index in (root..end).rev() {
+        let record = node(tape, index)?;
+        let rendered = match record[0] {
+            node_kind::STRING => Rendered::segment(record[2], record[1] == 0),
+            node_kind::PRIMITIVE => Rendered::segment(record[2], true),
+            node_kind::ARRAY => {
+                let length = child_count(&record)?;
+                let mut joined = Vec::new();
+                for _ in 0..length {
+                    match results.pop().ok_or(DecideError::Malformed("array elements"))? {
+                        Rendered::Text { segments, non_empty: true } => joined.extend(segments),
+                        _ => {}
+                    }
+                }
+                if joined.is_empty() {
+                    Rendered::json(record[3])
+                } else {
+                    Rendered::Text { segments: joined, non_empty: true }
+                }
+            }
+            node_kind::OBJECT => {
+                let flags = record[1];
+                let has_value = flags & object_flag::HAS_VALUE != 0;
+                let value = if has_value {
+                    let value_is_string = node(tape, index + 1)?[0] == node_kind::STRING;
+                    let rendered = results.pop().ok_or(DecideError::Malformed("object value"))?;
+                    Some((value_is_string, rendered))
+                } else {
+                    None
+                };
+                let text = (flags & object_flag::TEXT_IS_STRING != 0)
+                    .then(|| Rendered::segment(record[2], flags & object_flag::TEXT_IS_EMPTY == 0));
+                let type_is_text = flags & object_flag::TYPE_IS_TEXT != 0;
+                match (value, text) {
+                    (Some((true, value)), _) if type_is_text => value,
+                    (_, Some(text)) if type_is_text => text,
+                    (Some((_, value)), _) => value,
+                    (None, Some(text)) => text,
+                    (None, None) => Rendered::json(record[3]),
+                }
+            }
+            _ => Rendered::Nothing,
+        };
+        results.push(rendered);
+    }
+
+    match results.pop() {
+        Some(Rendered::Text { segments, non_empty: true }) => Ok(Some(segments)),
+        Some(_) => Ok(None),
+        None => Err(DecideError::Malformed("empty model output")),
+    }
+}

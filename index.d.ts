@@ -1,0 +1,2 @@
+export * from './js/tool-call-filter';
+export * from './js/skill-search';

@@ -1,0 +1,59 @@
+import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
+import type { Workspace } from '@mastra/core/workspace';
+
+/** Options of {@link SkillSearchProcessor}; the same as `@mastra/core`'s. */
+export interface SkillSearchProcessorOptions {
+  /** Workspace whose `skills` are searched and loaded. */
+  workspace: Workspace;
+  search?: {
+    /** Maximum number of matching documents (SKILL.md or reference file) before per-skill de-duplication. @default 5 */
+    topK?: number;
+    /** Minimum relevance score. @default 0 */
+    minScore?: number;
+  };
+  /** Inactivity time-to-live of per-thread state in ms; 0 disables cleanup. @default 3600000 */
+  ttl?: number;
+}
+
+/** Index statistics (not in `@mastra/core`). */
+export interface SkillIndexStats {
+  skillCount: number;
+  /** SKILL.md bodies plus readable reference files. */
+  documentCount: number;
+  termCount: number;
+  /** Times the native index was built (only when the skill set or content changed). */
+  builds: number;
+  /** Times the index was checked against the workspace (first search after each step-0 refresh). */
+  checks: number;
+  lastBuildMs: number;
+  lastCheckMs: number;
+}
+
+/**
+ * On-demand skill discovery: `search_skills` and `load_skill` meta-tools, loaded skills
+ * injected as system messages per thread. Drop-in replacement for `SkillSearchProcessor`
+ * from `@mastra/core/processors` (1.59.0 behaviour), searching a native index that also
+ * covers skill names and descriptions.
+ */
+export declare class SkillSearchProcessor implements Processor<'skill-search'> {
+  readonly id: 'skill-search';
+  readonly name: 'Skill Search Processor';
+  readonly description: 'Enables on-demand skill discovery and loading via search';
+  readonly providesSkillDiscovery: 'on-demand';
+  private readonly workspace;
+  private readonly searchConfig;
+  private readonly ttl;
+  private cleanupIntervalId?;
+  private threadLoadedSkills;
+  constructor(options: SkillSearchProcessorOptions);
+  /** Stops the cleanup timer and releases all state and the index; calling it twice is harmless. */
+  dispose(): void;
+  /** Clears one thread's loaded skills (`'default'` when omitted). */
+  clearState(threadId?: string): void;
+  clearAllState(): void;
+  getStateStats(): { threadCount: number; oldestAccessTime: number | null };
+  /** Removes threads idle longer than `ttl`; returns how many. */
+  cleanupNow(): number;
+  getIndexStats(): SkillIndexStats;
+  processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> | undefined }>;
+}

@@ -1,0 +1,102 @@
+//! Native half of SkillSearchProcessor: the skill index. Skill texts cross once per
+//! (re)build as parallel arrays; searches return skill indices, document sources and scores.
+
+use mastra_native_core::skill_search::{SearchMode, SkillIndex, SkillInput};
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+/// Ranked documents as parallel typed arrays.
+#[napi(object)]
+pub struct NativeSkillHits {
+    /// Index of the skill in the build order.
+    pub skills: Uint32Array,
+    /// 0 = SKILL.md, `i + 1` = the skill's `i`-th indexed reference.
+    pub sources: Uint32Array,
+    /// Unrounded scores.
+    pub scores: Float64Array,
+}
+
+/// A searchable skill set (BM25, or substring mode for workspaces without BM25).
+#[napi]
+pub struct NativeSkillIndex {
+    inner: SkillIndex,
+}
+
+#[napi]
+impl NativeSkillIndex {
+    /// Skills in `list()` order. `referenceCounts[i]` references of skill `i` come next in
+    /// `referenceTexts`. `declaredDocuments` = Σ (1 + references.length), as the reference
+    /// counts them for its engine `topK`.
+    #[napi(constructor)]
+    pub fn new(
+        names: Vec<String>,
+        descriptions: Vec<String>,
+        instructions: Vec<String>,
+        reference_counts: Vec<u32>,
+        reference_texts: Vec<String>,
+        declared_documents: f64,
+        substring: bool,
+    ) -> Result<Self> {
+        let n = names.len();
+        if descriptions.len() != n || instructions.len() != n || reference_counts.len() != n {
+            return Err(Error::new(
+                Status::InvalidArg,
+                "names, descriptions, instructions and referenceCounts must have the same length",
+            ));
+        }
+        let total: u64 = reference_counts.iter().map(|&c| u64::from(c)).sum();
+        if total != reference_texts.len() as u64 {
+            return Err(Error::new(Status::InvalidArg, "referenceTexts must hold sum(referenceCounts) items"));
+        }
+        let mut refs = reference_texts.into_iter();
+        let skills: Vec<SkillInput> = names
+            .into_iter()
+            .zip(descriptions)
+            .zip(instructions)
+            .zip(reference_counts)
+            .map(|(((name, description), instructions), count)| SkillInput {
+                name,
+                description,
+                instructions,
+                references: refs.by_ref().take(count as usize).collect(),
+            })
+            .collect();
+        let mode = if substring { SearchMode::Substring } else { SearchMode::Bm25 };
+        Ok(Self { inner: SkillIndex::build(&skills, mode, declared_documents) })
+    }
+
+    /// Ranked documents with the reference's `topK` (documents, not skills) and `minScore`.
+    #[napi]
+    pub fn search(&self, query: String, top_k: f64, min_score: f64) -> NativeSkillHits {
+        let hits = self.inner.search(&query, top_k, min_score);
+        NativeSkillHits {
+            skills: Uint32Array::new(hits.iter().map(|h| h.skill).collect()),
+            sources: Uint32Array::new(hits.iter().map(|h| h.source).collect()),
+            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
+        }
+    }
+
+    /// Number of skills.
+    #[napi(getter)]
+    pub fn skill_count(&self) -> u32 {
+        self.inner.skill_count() as u32
+    }
+
+    /// Indexed documents (SKILL.md bodies + readable references).
+    #[napi(getter)]
+    pub fn document_count(&self) -> u32 {
+        self.inner.document_count() as u32
+    }
+
+    /// Distinct terms.
+    #[napi(getter)]
+    pub fn term_count(&self) -> u32 {
+        self.inner.term_count() as u32
+    }
+}
+
+/// The workspace search engine's default tokenizer (exposed for tests and diagnostics).
+#[napi]
+pub fn native_workspace_tokens(text: String) -> Vec<String> {
+    mastra_native_core::skill_search::workspace_tokens(&text)
+}
