@@ -69,7 +69,8 @@ pub struct TermCounts {
 
 impl TermCounts {
     pub fn from_terms(terms: impl IntoIterator<Item = u32>) -> Self {
-        let mut counts: Vec<(u32, u32)> = Vec::new();
+        let terms = terms.into_iter();
+        let mut counts: Vec<(u32, u32)> = Vec::with_capacity(terms.size_hint().0);
         let mut len = 0u32;
         for t in terms {
             len += 1;

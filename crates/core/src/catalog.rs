@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::bm25::{top_by_score, Bm25Index, TermCounts, Vocab};
-use crate::tokenizer::{compat_tokens, for_each_compat_token};
+use crate::tokenizer::{compat_tokens, for_each_compat_token_with};
 
 /// One `[key, tool]` entry as the catalog needs it.
 #[derive(Debug, Clone)]
@@ -86,13 +86,21 @@ pub fn is_array_index(key: &str) -> bool {
     key.parse::<u64>().map_or(false, |n| n < u64::from(u32::MAX))
 }
 
-fn document_terms(vocab: &mut Vocab, name: &str, description: &str) -> TermCounts {
+/// Reusable buffers for tokenizing many documents.
+#[derive(Default)]
+struct Scratch {
+    lower: String,
+    terms: Vec<u32>,
+}
+
+fn document_terms(vocab: &mut Vocab, scratch: &mut Scratch, name: &str, description: &str) -> TermCounts {
     // The reference indexes `${name} ${description}`; the space separates, so the two
     // parts tokenize independently.
-    let mut terms = Vec::with_capacity(16);
-    for_each_compat_token(name, |t| terms.push(vocab.intern(t)));
-    for_each_compat_token(description, |t| terms.push(vocab.intern(t)));
-    TermCounts::from_terms(terms)
+    let Scratch { lower, terms } = scratch;
+    terms.clear();
+    for_each_compat_token_with(name, lower, |t| terms.push(vocab.intern(t)));
+    for_each_compat_token_with(description, lower, |t| terms.push(vocab.intern(t)));
+    TermCounts::from_terms(terms.iter().copied())
 }
 
 fn entry_of(e: ToolEntry) -> Entry {
@@ -144,11 +152,12 @@ impl ToolCatalog {
     /// Builds a catalog from entries in `Object.entries` order.
     pub fn build(entries: Vec<ToolEntry>) -> Self {
         let mut vocab = Vocab::new();
+        let mut scratch = Scratch::default();
         let entries: Vec<Entry> = entries.into_iter().map(entry_of).collect();
         let terms: Vec<Option<TermCounts>> = indexed_positions(&entries)
             .iter()
             .zip(&entries)
-            .map(|(&live, e)| live.then(|| document_terms(&mut vocab, e.name(), &e.description)))
+            .map(|(&live, e)| live.then(|| document_terms(&mut vocab, &mut scratch, e.name(), &e.description)))
             .collect();
         Self::assemble(entries, terms, Arc::new(vocab))
     }
@@ -158,6 +167,7 @@ impl ToolCatalog {
     /// JavaScript enumerates them). Base documents are not re-tokenized.
     pub fn overlay(base: &ToolCatalog, resolved: Vec<ToolEntry>) -> Self {
         let mut vocab = Vocab::extending(base.vocab.clone());
+        let mut scratch = Scratch::default();
         let mut entries: Vec<Entry> = base.entries.clone();
         let mut key_pos = base.key_pos.clone();
         let mut appended_index_keys = false;
@@ -182,7 +192,7 @@ impl ToolCatalog {
             .map(|(&live, e)| {
                 live.then(|| match e.slot.and_then(|s| base.index.doc(s)) {
                     Some(doc) => doc.clone(),
-                    None => document_terms(&mut vocab, e.name(), &e.description),
+                    None => document_terms(&mut vocab, &mut scratch, e.name(), &e.description),
                 })
             })
             .collect();

@@ -63,9 +63,18 @@ static ASCII_SEPARATOR: [bool; 128] = ascii_separators();
 
 /// Calls `f` with each compat token (see [`compat_tokens`]) without allocating per token.
 /// ASCII text, the common case for tool ids and descriptions, takes a byte-level path.
-pub fn for_each_compat_token(text: &str, mut f: impl FnMut(&str)) {
+pub fn for_each_compat_token(text: &str, f: impl FnMut(&str)) {
+    for_each_compat_token_with(text, &mut String::new(), f);
+}
+
+/// [`for_each_compat_token`] with a caller-owned scratch buffer, so indexing many
+/// documents allocates no per-document lowercase copy.
+pub fn for_each_compat_token_with(text: &str, scratch: &mut String, mut f: impl FnMut(&str)) {
     if text.is_ascii() {
-        let lower = text.to_ascii_lowercase();
+        scratch.clear();
+        scratch.push_str(text);
+        scratch.make_ascii_lowercase();
+        let lower = scratch.as_str();
         let bytes = lower.as_bytes();
         let mut start = 0;
         for (i, &b) in bytes.iter().enumerate() {

@@ -189,7 +189,9 @@ mod tests {
             ["email", "emails", "mail", "calendar", "cat", "weather"].iter().enumerate().map(|(i, t)| (t.to_string(), i as u32)).collect(),
         );
         assert_eq!(idx.lookup("emial", 5), [(0, 1)]);
-        assert_eq!(idx.lookup("email", 5), [(1, 1)]); // exact match excluded, `emails` is 1 away
+        // exact match excluded; shorter candidates first among equal distances
+        assert_eq!(idx.lookup("email", 5), [(2, 1), (1, 1)]);
+        assert_eq!(idx.lookup("email", 1), [(2, 1)]);
         assert_eq!(idx.lookup("cot", 5), []); // too short for any typo
         assert_eq!(idx.lookup("calnedar", 5), [(3, 1)]);
         assert_eq!(idx.lookup("calndar", 5), [(3, 1)]);

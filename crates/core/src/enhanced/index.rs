@@ -99,6 +99,7 @@ const MAX_CJK_EXPANSIONS: usize = 64;
 const MAX_FUZZY: usize = 3;
 const MAX_PREFIX: usize = 128;
 
+
 /// One document: its fields' text. A field may repeat; its texts are concatenated.
 #[derive(Debug, Clone, Default)]
 pub struct FieldDoc {
@@ -381,7 +382,7 @@ impl EnhancedIndex {
 
     /// Weighted term ids for a query, each term once (highest weight kept), with the
     /// query unit ("group") it came from, and the number of groups that matched anything.
-    fn query_terms(&self, query: &str) -> (Vec<QueryTerm>, u32) {
+    fn query_terms(&self, query: &str) -> QueryTerms {
         let mut units = Vec::new();
         analyze(query, &mut units);
         let tu = &self.tuning;
@@ -440,7 +441,7 @@ impl EnhancedIndex {
             }
             q.next_group();
         }
-        (q.terms, q.groups)
+        q
     }
 
     /// Stems related to `stem` by prefix: longer indexed stems starting with it, and
@@ -485,7 +486,8 @@ impl EnhancedIndex {
         if self.docs == 0 || limit == 0 {
             return Vec::new();
         }
-        let (terms, groups) = self.query_terms(query);
+        let q = self.query_terms(query);
+        let (terms, groups) = (&q.terms, q.groups);
         if terms.is_empty() {
             return Vec::new();
         }
@@ -498,7 +500,7 @@ impl EnhancedIndex {
                 masks.resize(self.docs, 0);
             }
             touched.clear();
-            for qt in &terms {
+            for qt in terms {
                 let t = qt.term as usize;
                 let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
                 let qw = qt.weight * self.idf[t];
@@ -536,3 +538,172 @@ impl EnhancedIndex {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small multilingual catalog: Traditional and Simplified Chinese, Japanese, Korean,
+    /// English, mixed scripts and full-width characters.
+    const CATALOG: &[(&str, &str, &str)] = &[
+        ("weather_forecast", "取得指定城市的天氣預報與氣溫", "city: 城市名稱"),
+        ("send_email", "发送电子邮件给联系人", "to: 收件人地址\nsubject: 邮件主题"),
+        ("translate_text", "テキストを別の言語に翻訳します", "target: 翻訳先の言語"),
+        ("restaurant_search", "근처 맛집과 식당을 검색합니다", "location: 지역 이름"),
+        ("createIssue", "Create a new issue in a GitHub repository", "title: Issue title\nbody: Issue body"),
+        ("stock_price", "Get the latest stock prices and market data", "ticker: Stock ticker symbol"),
+        ("calendar_schedule", "Schedule meetings and events on the calendar", "when: Start time"),
+        ("unit_converter", "Ｃｏｎｖｅｒｔ　ｕｎｉｔｓ：長さと重さを変換", ""),
+        ("github_pr_review", "审查 GitHub pull requests 并留下评论", "pr: Pull request number"),
+        ("image_resize", "Resize and crop images 画像のサイズを変更", "width: 幅\nheight: 高さ"),
+    ];
+
+    fn index() -> EnhancedIndex {
+        let docs: Vec<FieldDoc> = CATALOG
+            .iter()
+            .map(|(id, desc, params)| {
+                FieldDoc::new(vec![
+                    (Field::Name, (*id).into()),
+                    (Field::Description, (*desc).into()),
+                    (Field::Params, (*params).into()),
+                ])
+            })
+            .collect();
+        EnhancedIndex::build(&docs)
+    }
+
+    fn first(idx: &EnhancedIndex, q: &str) -> Option<&'static str> {
+        idx.search(q).first().map(|&(d, _)| CATALOG[d as usize].0)
+    }
+
+    #[test]
+    fn same_language_queries() {
+        let idx = index();
+        for (q, want) in [
+            ("天氣預報", "weather_forecast"),
+            ("电子邮件", "send_email"),
+            ("翻訳", "translate_text"),
+            ("言語を翻訳", "translate_text"),
+            ("맛집 검색", "restaurant_search"),
+            ("식당", "restaurant_search"),
+            ("重さを変換", "unit_converter"),
+            ("画像のサイズ", "image_resize"),
+            ("审查评论", "github_pr_review"),
+        ] {
+            assert_eq!(first(&idx, q), Some(want), "{q}");
+        }
+    }
+
+    #[test]
+    fn cross_script_queries() {
+        let idx = index();
+        for (q, want) in [
+            // Simplified query, Traditional description, and the reverse
+            ("天气预报", "weather_forecast"),
+            ("气温", "weather_forecast"),
+            ("發送郵件", "send_email"),
+            ("電子郵件", "send_email"),
+            // full-width ↔ ASCII
+            ("convert units", "unit_converter"),
+            ("ＳＥＮＤ　ＥＭＡＩＬ", "send_email"),
+            // mixed scripts in one query
+            ("GitHub 评论", "github_pr_review"),
+            ("pull request 审查", "github_pr_review"),
+            ("resize 画像", "image_resize"),
+            // one CJK character matches the bigrams containing it
+            ("天", "weather_forecast"),
+            ("幅", "image_resize"),
+        ] {
+            assert_eq!(first(&idx, q), Some(want), "{q}");
+        }
+    }
+
+    #[test]
+    fn english_inflections_identifiers_and_typos() {
+        let idx = index();
+        for (q, want) in [
+            ("emails", "send_email"),
+            ("issues created", "createIssue"),
+            ("createIssue", "createIssue"),
+            ("create-issue", "createIssue"),
+            ("CreateIssue", "createIssue"),
+            ("scheduling meetings", "calendar_schedule"),
+            ("stock pricing", "stock_price"),
+            ("converting", "unit_converter"),
+            ("resized images", "image_resize"),
+            // typos: one edit from 4 letters, two from 8
+            ("calender", "calendar_schedule"),
+            ("emial", "send_email"),
+            ("reposiotry", "createIssue"),
+            ("schedlue meetngs", "calendar_schedule"),
+            // parameter names and descriptions are searchable
+            ("ticker symbol", "stock_price"),
+        ] {
+            assert_eq!(first(&idx, q), Some(want), "{q}");
+        }
+    }
+
+    #[test]
+    fn exact_terms_beat_typo_and_related_forms() {
+        let docs: Vec<FieldDoc> = ["calendar", "calendars of events", "calender tool"]
+            .iter()
+            .map(|d| FieldDoc::new(vec![(Field::Description, (*d).into())]))
+            .collect();
+        let idx = EnhancedIndex::build(&docs);
+        let r = idx.search("calender");
+        assert_eq!(r[0].0, 2, "the exact (misspelt) word wins: typo expansion only runs for unmatched terms");
+        assert_eq!(r.len(), 1);
+        let r = idx.search("calendars");
+        assert_eq!(r[0].0, 1, "exact surface form first");
+        assert!(r.iter().any(|h| h.0 == 0), "stem match also found");
+    }
+
+    #[test]
+    fn ordering_limits_and_empty_input() {
+        let idx = index();
+        let all = idx.search("github issue pull request");
+        assert!(all.len() >= 2);
+        assert!(all.windows(2).all(|w| w[0].1 > w[1].1 || (w[0].1 == w[1].1 && w[0].0 < w[1].0)));
+        assert!(all.iter().all(|h| h.1 > 0.0));
+        for k in 0..=all.len() + 1 {
+            assert_eq!(idx.search_top("github issue pull request", k), all[..k.min(all.len())].to_vec());
+        }
+        assert!(idx.search("").is_empty());
+        assert!(idx.search("   ,,, !!").is_empty());
+        assert!(idx.search("the of and is").is_empty(), "stopwords alone match nothing");
+        assert!(idx.search("zzzzqqq").is_empty());
+        let empty = EnhancedIndex::build(&[]);
+        assert!(empty.is_empty() && empty.search("anything").is_empty());
+        // ties are broken by document index
+        let same: Vec<FieldDoc> = (0..4).map(|_| FieldDoc::new(vec![(Field::Description, "same words".into())])).collect();
+        let r = EnhancedIndex::build(&same).search("words");
+        assert_eq!(r.iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert!(r.windows(2).all(|w| w[0].1 == w[1].1));
+    }
+
+    #[test]
+    fn fields_are_weighted() {
+        let docs = vec![
+            FieldDoc::new(vec![(Field::Name, "notes".into()), (Field::Description, "keep things".into())]),
+            FieldDoc::new(vec![(Field::Name, "keeper".into()), (Field::Description, "stores notes".into())]),
+            FieldDoc::new(vec![(Field::Name, "other".into()), (Field::References, "notes".into())]),
+        ];
+        let idx = EnhancedIndex::build(&docs);
+        assert_eq!(idx.search("notes").iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn deterministic_and_panic_free_on_odd_queries() {
+        let idx = index();
+        let long_x = "x".repeat(10_000);
+        let long_han = "天".repeat(500);
+        let queries = [
+            "\u{0}", "\u{FEFF}email", "ｅｍａｉｌ", "🏳️‍🌈 email", "a\u{301}", "İstanbul", "ß", "々", "ー", "・", "ᄀ",
+            "𠀀𠀁𠀂", "\u{10FFFF}", "e.g.", "__init__", &long_x, &long_han,
+        ];
+        for q in queries {
+            let a = idx.search(q);
+            assert_eq!(a, idx.search(q));
+        }
+    }
+}

@@ -8,5 +8,7 @@
 pub mod analyzer;
 pub mod fuzzy;
 pub mod index;
+pub mod suggest;
 
 pub use index::{EnhancedIndex, Field, FieldDoc, Tuning};
+pub use suggest::suggest;

@@ -1,0 +1,18 @@
+// `npm run bench`: every benchmark, ours and @mastra/core 1.59.0 side by side in one process,
+// printed as Markdown tables (the README's tables come from this output).
+import { printTable } from './util.mjs';
+import * as toolSearch from './tool-search.mjs';
+import * as toolCallFilter from './tool-call-filter.mjs';
+import * as skillSearch from './skill-search.mjs';
+
+const quick = process.argv.includes('--quick');
+console.log(`node ${process.version}, ${new Date().toISOString()}${quick ? ' (quick)' : ''}`);
+
+printTable('ToolSearchProcessor', await toolSearch.run({ quick }));
+
+const filterRows = await toolCallFilter.run({ quiet: true, ...(quick ? { sizes: [1_000] } : {}) });
+printTable('ToolCallFilter (median per call)', filterRows);
+console.log('\nWhere ToolCallFilter time goes (mean per call): reading JS objects / Rust core / building output');
+for (const r of filterRows) console.log(`- ${r.name}: ${r.read_js_ms} / ${r.core_ms} / ${r.build_output_ms} ms`);
+
+printTable('SkillSearchProcessor', await skillSearch.run());

@@ -1,0 +1,66 @@
+import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
+import type { RequestContext } from '@mastra/core/request-context';
+import type { Tool } from '@mastra/core/tools';
+
+/** The phase a {@link ToolSearchProcessorOptions.filter} call is made for. */
+export type ToolSearchFilterPhase = 'search' | 'load' | 'active';
+
+/** What the filter hook receives. */
+export type ToolSearchFilterArgs = {
+  /** The tool's id (`tool.id`). */
+  toolName: string;
+  tool: Tool<any, any>;
+  requestContext?: RequestContext;
+  phase: ToolSearchFilterPhase;
+};
+
+/** Options of {@link ToolSearchProcessor}; those of `@mastra/core`, plus `search.mode`. */
+export interface ToolSearchProcessorOptions {
+  /** Every tool that can be searched and loaded. Keys and ids must resolve unambiguously. */
+  tools: Record<string, Tool<any, any>>;
+  /** Also make the request's resolved tools (`args.tools`) searchable instead of sending them upfront. @default false */
+  includeResolvedTools?: boolean;
+  search?: {
+    /** Maximum number of results. A non-negative integer. @default 5 */
+    topK?: number;
+    /** A result's score must be strictly greater than this. @default 0 */
+    minScore?: number;
+    /** Search activates its results; `load_tool` is not offered. @default false */
+    autoLoad?: boolean;
+    /**
+     * `'compatible'` ranks exactly like `@mastra/core` 1.59.0. `'enhanced'` adds multilingual,
+     * word-form-aware and typo-tolerant search (scores are on a different scale).
+     * @default 'compatible'
+     */
+    mode?: 'compatible' | 'enhanced';
+  };
+  /** Where loaded-tool state lives. @default 'in-memory' */
+  storage?: 'in-memory' | 'context';
+  /** Inactivity TTL of in-memory thread state in ms; 0 disables cleanup. @default 3600000 */
+  ttl?: number;
+  /** Request-aware gate for search results, loads and active tools. Only `true` allows. */
+  filter?: (args: ToolSearchFilterArgs) => boolean | Promise<boolean>;
+}
+
+/**
+ * Dynamic tool discovery: the model gets `search_tools` and `load_tool` instead of every
+ * tool. Drop-in replacement for `ToolSearchProcessor` from `@mastra/core/processors`.
+ */
+export declare class ToolSearchProcessor implements Processor<'tool-search'> {
+  readonly id: 'tool-search';
+  readonly name: 'Tool Search Processor';
+  readonly description: 'Enables dynamic tool discovery and loading via search';
+  constructor(options: ToolSearchProcessorOptions);
+  processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }>;
+  getLoadedToolsForRequestContext(args?: {
+    requestContext?: RequestContext;
+    stepArgs?: ProcessInputStepArgs;
+    tools?: Record<string, unknown>;
+  }): Promise<Record<string, Tool<any, any>>>;
+  clearState(threadId?: string): void;
+  clearAllState(): void;
+  getStateStats(): { threadCount: number; oldestAccessTime: number | null };
+  cleanupNow(): number;
+  /** Stops background cleanup and releases all state; calling it twice is harmless. */
+  dispose(): void;
+}
