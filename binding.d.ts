@@ -36,40 +36,49 @@ export declare class NativeLoadedNameStore {
   stats(): NativeStateStats
 }
 
-/** A searchable skill set (BM25, or substring mode for workspaces without BM25). */
+/** A searchable skill set (BM25, substring mode for workspaces without BM25, or enhanced). */
 export declare class NativeSkillIndex {
   /**
    * Skills in `list()` order. `referenceCounts[i]` references of skill `i` come next in
    * `referenceTexts`. `declaredDocuments` = Σ (1 + references.length), as the reference
-   * counts them for its engine `topK`.
+   * counts them for its engine `topK`. `enhanced` selects the multilingual BM25F index
+   * (one document per skill; `substring` is then ignored).
    */
-  constructor(names: Array<string>, descriptions: Array<string>, instructions: Array<string>, referenceCounts: Array<number>, referenceTexts: Array<string>, declaredDocuments: number, substring: boolean)
-  /** Ranked documents with the reference's `topK` (documents, not skills) and `minScore`. */
+  constructor(names: Array<string>, descriptions: Array<string>, instructions: Array<string>, referenceCounts: Array<number>, referenceTexts: Array<string>, declaredDocuments: number, substring: boolean, enhanced?: boolean | undefined | null)
+  /**
+   * Ranked documents with the reference's `topK` (documents, not skills; skills in enhanced
+   * mode) and `minScore`.
+   */
   search(query: string, topK: number, minScore: number): NativeSkillHits
   /** Number of skills. */
   get skillCount(): number
   /** Indexed documents (SKILL.md bodies + readable references). */
   get documentCount(): number
-  /** Distinct terms. */
+  /** Distinct terms (0 in enhanced mode). */
   get termCount(): number
 }
 
 /** A searchable tool catalog (static, or static + request-resolved overlay). */
 export declare class NativeToolCatalog {
-  /** Builds from entries in `Object.entries` order; handles are 0..n. */
-  constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, validate?: boolean | undefined | null)
   /**
-   * Builds from one string `key \0 id \0 description \0 key …` (an empty id means none):
-   * one string crosses instead of 3·n. Errors when the separator count does not match
-   * (a value contained NUL; the caller then uses the array constructor). With
-   * `validate`, ambiguous catalogs are rejected with the upstream message.
+   * Builds from entries in `Object.entries` order; handles are 0..n. With `params`
+   * (one parameter text per tool) the catalog ranks with the enhanced analysis.
    */
-  static fromJoined(joined: string, count: number, validate: boolean): NativeToolCatalog
+  constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, validate?: boolean | undefined | null, params?: Array<string> | undefined | null)
   /**
-   * `{ ...base, ...resolved }` without re-tokenizing the base; resolved handles start at
-   * `firstHandle`.
+   * Builds from one string `key \0 id \0 description [\0 params] \0 key …` (an empty
+   * id means none; the params field is present when `enhanced`): one string crosses
+   * instead of 3·n. Errors when the separator count does not match (a value contained
+   * NUL; the caller then uses the array constructor). With `validate`, ambiguous catalogs
+   * are rejected with the upstream message.
    */
-  static overlay(base: NativeToolCatalog, keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, firstHandle: number): NativeToolCatalog
+  static fromJoined(joined: string, count: number, validate: boolean, enhanced?: boolean | undefined | null): NativeToolCatalog
+  /**
+   * `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
+   * handles start at `firstHandle`. `params` are the resolved tools' parameter texts
+   * (enhanced mode).
+   */
+  static overlay(base: NativeToolCatalog, keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, firstHandle: number, params?: Array<string> | undefined | null): NativeToolCatalog
   /** Number of tools. */
   get size(): number
   /**
@@ -115,6 +124,12 @@ export interface NativeSkillHits {
   /** Unrounded scores. */
   scores: Float64Array
 }
+
+/**
+ * "Did you mean" for `load_skill` in enhanced mode: indices into `candidates`, best first
+ * (edit distance, shared words, substrings), at most `limit`.
+ */
+export declare function nativeSkillSuggestions(requested: string, candidates: Array<string>, limit: number): Array<number>
 
 /** `{ threadCount, oldestAccessTime }` */
 export interface NativeStateStats {

@@ -839,5 +839,6 @@ module.exports.NativeContextNameStore = nativeBinding.NativeContextNameStore
 module.exports.NativeLoadedNameStore = nativeBinding.NativeLoadedNameStore
 module.exports.NativeSkillIndex = nativeBinding.NativeSkillIndex
 module.exports.NativeToolCatalog = nativeBinding.NativeToolCatalog
+module.exports.nativeSkillSuggestions = nativeBinding.nativeSkillSuggestions
 module.exports.nativeToolCallFilterDecide = nativeBinding.nativeToolCallFilterDecide
 module.exports.nativeWorkspaceTokens = nativeBinding.nativeWorkspaceTokens

@@ -140,29 +140,4 @@ export async function call(tool: any, input: unknown): Promise<any> {
   return tool.execute(input, {});
 }
 
-export function scriptedModel(script: Array<{ tool?: string; input?: unknown; text?: string }>, log: any[]) {
-  let n = 0;
-  return {
-    specificationVersion: 'v2' as const,
-    provider: 'test',
-    modelId: 'scripted',
-    supportedUrls: {},
-    async doGenerate(options: any) {
-      log.push({ tools: (options.tools ?? []).map((t: any) => t.name), toolDefs: options.tools ?? [], prompt: options.prompt });
-      const next = script[Math.min(n++, script.length - 1)]!;
-      const content = next.tool
-        ? [{ type: 'tool-call', toolCallId: `call-${n}`, toolName: next.tool, input: JSON.stringify(next.input) }]
-        : [{ type: 'text', text: next.text }];
-      return {
-        content,
-        warnings: [],
-        finishReason: next.tool ? 'tool-calls' : 'stop',
-        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-        response: { id: `r-${n}`, modelId: 'scripted', timestamp: new Date(0) },
-      };
-    },
-    async doStream(): Promise<never> {
-      throw new Error('use generate() in tests');
-    },
-  };
-}
+export { scriptedModel } from './support/scripted-model';

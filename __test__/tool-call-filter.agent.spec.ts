@@ -8,35 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { ToolCallFilter } from '../index.js';
+import { scriptedModel, type ModelCall, type ScriptStep } from './support/scripted-model';
 
-type Step = { tool?: string; input?: unknown; text?: string };
-
-function scriptedModel(script: Step[], log: unknown[]) {
-  let step = 0;
-  return {
-    specificationVersion: 'v2',
-    provider: 'test',
-    modelId: 'scripted',
-    supportedUrls: {},
-    async doGenerate(options: any) {
-      log.push(options.prompt);
-      const next = script[Math.min(step++, script.length - 1)];
-      const content = next.tool
-        ? [{ type: 'tool-call', toolCallId: `call-weather-${step}`, toolName: next.tool, input: JSON.stringify(next.input) }]
-        : [{ type: 'text', text: next.text }];
-      return {
-        content,
-        warnings: [],
-        finishReason: next.tool ? 'tool-calls' : 'stop',
-        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-        response: { id: `r-${step}`, modelId: 'scripted', timestamp: new Date(0) },
-      };
-    },
-    async doStream() {
-      throw new Error('use generate() in tests');
-    },
-  };
-}
+type Step = ScriptStep;
 
 const weather = createTool({
   id: 'weather',
@@ -83,17 +57,17 @@ const threeToolSteps: Step[] = [
 ];
 
 async function promptsWith(processor: unknown, script: Step[]) {
-  const log: any[] = [];
+  const calls: ModelCall[] = [];
   const agent = new Agent({
     id: 'filtered-agent',
     name: 'filtered-agent',
     instructions: 'You are a helpful assistant',
-    model: scriptedModel(script, log) as any,
+    model: scriptedModel(script, calls, { callIdPrefix: 'call-weather-' }) as any,
     tools: { weather, search },
     inputProcessors: [processor as any],
   });
   const result = await agent.generate(history as any, { maxSteps: 6 });
-  return { log, text: result.text };
+  return { log: calls.map((c) => c.prompt), text: result.text };
 }
 
 /** The prompts carry wall-clock `createdAt` stamps; everything else must match exactly. */

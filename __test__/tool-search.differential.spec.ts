@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Native, Reference, plain, requestContext, step, tool, toolResultMessage } from './support/tool-search';
+// Deterministic PRNG shared with the benchmarks, so every run checks the same sample.
+import { rng } from '../bench/util.mjs';
 
 const dataDir = join(__dirname, '..', 'data', 'metatool');
 const catalog: Array<{ id: string; description: string }> = readFileSync(join(dataDir, 'tools.jsonl'), 'utf8')
@@ -14,17 +16,6 @@ const allQueries: string[] = readFileSync(join(dataDir, 'queries.jsonl'), 'utf8'
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l).query);
-
-/** Deterministic PRNG (mulberry32) so every run checks the same sample. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sample<T>(items: T[], n: number, seed: number): T[] {
   const r = rng(seed);

@@ -72,6 +72,18 @@ export async function run({ quick = false } = {}) {
   const ourSearch = await searchP50(Native, tools10k, qs);
   rows.push({ name: 'search_tools p50, 10,000 tools', reference_ms: refSearch.p50, native_ms: ourSearch.p50, ratio: refSearch.p50 / ourSearch.p50 });
 
+  // Enhanced mode (issue 5): search within 2× of compatible, and its build time.
+  const ourEnhanced = await searchP50(Native, tools10k, qs, { search: { mode: 'enhanced' } });
+  rows.push({
+    name: "search_tools p50, 10,000 tools, mode 'enhanced'",
+    reference_ms: refSearch.p50,
+    native_ms: ourEnhanced.p50,
+    ratio: refSearch.p50 / ourEnhanced.p50,
+  });
+  const enhancedCtor = [];
+  for (let i = 0; i < (quick ? 2 : 4); i++) enhancedCtor.push(await time(() => new Native({ tools: tools10k, search: { mode: 'enhanced' } }).dispose()));
+  rows.push({ name: "construct, 10,000 tools, mode 'enhanced'", reference_ms: refCtor, native_ms: median(enhancedCtor), ratio: refCtor / median(enhancedCtor) });
+
   const filter = ({ toolName }) => toolName.length % 2 === 0;
   const refFiltered = await searchP50(Reference, tools10k, qs.slice(0, 10), { filter });
   const ourFiltered = await searchP50(Native, tools10k, qs.slice(0, 60), { filter });

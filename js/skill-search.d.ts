@@ -6,10 +6,31 @@ export interface SkillSearchProcessorOptions {
   /** Workspace whose `skills` are searched and loaded. */
   workspace: Workspace;
   search?: {
-    /** Maximum number of matching documents (SKILL.md or reference file) before per-skill de-duplication. @default 5 */
+    /**
+     * Maximum number of matching documents (SKILL.md or reference file) before per-skill
+     * de-duplication; in `'enhanced'` mode, maximum number of skills. @default 5
+     */
     topK?: number;
-    /** Minimum relevance score. @default 0 */
+    /** Minimum relevance score (`score >= minScore`), on the scale of the selected `mode`. @default 0 */
     minScore?: number;
+    /**
+     * `'compatible'` searches exactly like `@mastra/core` 1.59.0 (workspace BM25 or substring
+     * scan, plus skill names and descriptions).
+     *
+     * `'enhanced'` ranks skills with a multilingual index instead, whatever engine the workspace
+     * has: one document per skill with the fields name, description, SKILL.md body and reference
+     * files, scored by field-weighted BM25 (BM25F; names weigh most, references least). Text is
+     * NFKC-normalised and case-folded, Traditional Chinese folded to Simplified, Chinese/Japanese/
+     * Korean split into character bigrams, identifiers (`camelCase`, `kebab-case`) split, English
+     * words stemmed and stopwords dropped; query words that match nothing are matched with typos.
+     * Scores are on a different scale than compatible BM25, so set `minScore` for this mode.
+     * `load_skill`'s "Did you mean" ranks names by edit distance and shared words as well as
+     * substrings. Result shape, messages and rounding are unchanged.
+     *
+     * Any other value throws a `TypeError`.
+     * @default 'compatible'
+     */
+    mode?: 'compatible' | 'enhanced';
   };
   /** Inactivity time-to-live of per-thread state in ms; 0 disables cleanup. @default 3600000 */
   ttl?: number;
@@ -18,8 +39,9 @@ export interface SkillSearchProcessorOptions {
 /** Index statistics (not in `@mastra/core`). */
 export interface SkillIndexStats {
   skillCount: number;
-  /** SKILL.md bodies plus readable reference files. */
+  /** SKILL.md bodies plus readable reference files (enhanced mode folds each skill's into one indexed document). */
   documentCount: number;
+  /** Distinct terms of the compatible index; 0 in enhanced mode. */
   termCount: number;
   /** Times the native index was built (only when the skill set or content changed). */
   builds: number;

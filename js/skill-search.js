@@ -4,10 +4,14 @@
 // The JS layer keeps everything Mastra-shaped (meta-tools, MessageList, per-thread state
 // holding instruction strings); the Rust index only sees skill texts when they change and
 // query strings per search, and returns skill indices, document sources and scores.
+//
+// `search.mode: 'enhanced'` (opt-in) swaps the index for a multilingual BM25F one with one
+// document per skill (name, description, SKILL.md body, references) and ranks load_skill's
+// "Did you mean" names by edit distance and shared words too. Everything else is unchanged.
 
 const { z } = require('zod/v4');
 const { createTool } = require('@mastra/core/tools');
-const { NativeSkillIndex } = require('../binding.js');
+const { NativeSkillIndex, nativeSkillSuggestions } = require('../binding.js');
 const { resolveThreadId } = require('./thread-id.js');
 
 const INSTRUCTION =
@@ -58,6 +62,25 @@ function sameStrings(a, b) {
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+function describeValue(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  return typeof value;
+}
+
+/** `options.search.mode`, validated here: the reference has no such option to mirror. */
+function searchModeOf(options) {
+  const mode = options?.search?.mode ?? 'compatible';
+  if (mode !== 'compatible' && mode !== 'enhanced') {
+    throw new TypeError(
+      `SkillSearchProcessor: options.search.mode must be 'compatible' or 'enhanced'; received ${describeValue(mode)}.`,
+    );
+  }
+  return mode;
 }
 
 /** JS `ToNumber` for the options the reference compares numerically. */
@@ -146,6 +169,21 @@ function entriesEqual(a, b) {
   return true;
 }
 
+/** The reference's "Did you mean": names containing, or contained in, the request, in list order. */
+function compatibleSuggestions(skillName, allSkills) {
+  const wanted = skillName.toLowerCase();
+  return allSkills
+    .filter(s => s.name.toLowerCase().includes(wanted) || wanted.includes(s.name.toLowerCase()))
+    .slice(0, 3)
+    .map(s => s.name);
+}
+
+/** Enhanced "Did you mean": distinct names ranked natively (typos, shared words, substrings). */
+function enhancedSuggestions(skillName, allSkills) {
+  const names = [...new Set(allSkills.map(s => s.name).filter(n => typeof n === 'string'))];
+  return Array.from(nativeSkillSuggestions(skillName, names, 3), i => names[i]);
+}
+
 /**
  * Processor that enables on-demand skill discovery and loading: `search_skills` and
  * `load_skill` meta-tools, loaded instructions injected as system messages per thread.
@@ -160,8 +198,11 @@ class SkillSearchProcessor {
   /** In-flight re-check, shared by concurrent searches. */
   #syncing = null;
   #stats = { builds: 0, checks: 0, lastBuildMs: 0, lastCheckMs: 0 };
+  /** `search.mode === 'enhanced'`; kept out of `searchConfig`, whose shape is the reference's. */
+  #enhanced = false;
 
   constructor(options) {
+    this.#enhanced = searchModeOf(options) === 'enhanced';
     this.id = 'skill-search';
     this.name = 'Skill Search Processor';
     this.description = 'Enables on-demand skill discovery and loading via search';
@@ -262,6 +303,8 @@ class SkillSearchProcessor {
 
   /** Whether the workspace searches by substring (no BM25 and no vector engine). */
   #substringMode() {
+    // Enhanced mode ranks with its own index whatever engine the workspace has.
+    if (this.#enhanced) return false;
     const ws = this.workspace;
     return ws != null && ws.canBM25 === false && ws.canVector !== true;
   }
@@ -307,6 +350,7 @@ class SkillSearchProcessor {
         referenceTexts,
         declaredDocuments,
         substring,
+        this.#enhanced,
       );
       index = { skills, substring, entries, metaMap: null, native, declaredDocuments };
       this.#stats.builds++;
@@ -331,6 +375,7 @@ class SkillSearchProcessor {
       return { results: [], message: `No skills found matching "${query}". Try different keywords.` };
     }
     // De-duplicate by skill (SKILL.md and reference hits of one skill), first hit wins.
+    // Enhanced hits are already one per skill name; the pass is then a no-op.
     const seen = new Set();
     const results = [];
     for (let i = 0; i < hits.skills.length; i++) {
@@ -390,13 +435,12 @@ class SkillSearchProcessor {
         const skill = await skills.get(skillName);
         if (!skill) {
           const allSkills = await skills.list();
-          const wanted = skillName.toLowerCase();
-          const suggestions = allSkills
-            .filter(s => s.name.toLowerCase().includes(wanted) || wanted.includes(s.name.toLowerCase()))
-            .slice(0, 3);
+          const suggestions = this.#enhanced
+            ? enhancedSuggestions(skillName, allSkills)
+            : compatibleSuggestions(skillName, allSkills);
           let message = `Skill "${skillName}" not found.`;
           if (suggestions.length > 0) {
-            message += ` Did you mean: ${suggestions.map(s => s.name).join(', ')}?`;
+            message += ` Did you mean: ${suggestions.join(', ')}?`;
           } else {
             message += ' Use search_skills to find available skills.';
           }

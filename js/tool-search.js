@@ -7,6 +7,7 @@ const { createTool } = require('@mastra/core/tools');
 const { z } = require('zod/v4');
 const native = require('../binding.js');
 const { resolveThreadId, threadKey } = require('./thread-id.js');
+const { extractParamFields } = require('./schema-fields.js');
 
 const META_TOOL_NAMES = new Set(['search_tools', 'load_tool']);
 const DEFAULT_TTL_MS = 3_600_000;
@@ -148,8 +149,15 @@ function normalizeOptions(options) {
   };
 }
 
+/** Parameter names and descriptions as one text, for enhanced search. */
+function paramTextOf(tool) {
+  return extractParamFields(tool)
+    .map(([name, description]) => (description ? `${name}: ${description}` : name))
+    .join('\n');
+}
+
 /** Splits a tools record into parallel arrays (tool ids and descriptions are what Rust needs). */
-function readStaticTools(tools) {
+function readStaticTools(tools, enhanced) {
   const keys = Object.keys(tools);
   const list = new Array(keys.length);
   const ids = new Array(keys.length);
@@ -167,7 +175,8 @@ function readStaticTools(tools) {
     ids[i] = toolIdOf(tool);
     descriptions[i] = toolDescriptionOf(tool);
   }
-  return { keys, tools: list, ids, descriptions };
+  const params = enhanced ? list.map(paramTextOf) : undefined;
+  return { keys, tools: list, ids, descriptions, params };
 }
 
 /**
@@ -176,18 +185,20 @@ function readStaticTools(tools) {
  * NUL-joined string; a value containing NUL falls back to arrays.
  */
 function buildStaticCatalog(part) {
-  const fields = new Array(part.keys.length * 3);
+  const width = part.params ? 4 : 3;
+  const fields = new Array(part.keys.length * width);
   for (let i = 0; i < part.keys.length; i++) {
-    fields[3 * i] = part.keys[i];
-    fields[3 * i + 1] = part.ids[i] ?? '';
-    fields[3 * i + 2] = part.descriptions[i];
+    fields[width * i] = part.keys[i];
+    fields[width * i + 1] = part.ids[i] ?? '';
+    fields[width * i + 2] = part.descriptions[i];
+    if (part.params) fields[width * i + 3] = part.params[i];
   }
   let catalog;
   try {
-    catalog = native.NativeToolCatalog.fromJoined(fields.join('\0'), part.keys.length, true);
+    catalog = native.NativeToolCatalog.fromJoined(fields.join('\0'), part.keys.length, true, width === 4);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(error.message);
-    catalog = new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true);
+    catalog = new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params);
   }
   return catalog;
 }
@@ -230,7 +241,7 @@ class Catalog {
 }
 
 /** Request-resolved tools (`args.tools` minus the meta-tool keys) as parallel arrays. */
-function readResolvedTools(stepTools) {
+function readResolvedTools(stepTools, enhanced) {
   const keys = [];
   const tools = [];
   const ids = [];
@@ -245,7 +256,8 @@ function readResolvedTools(stepTools) {
       descriptions.push(toolDescriptionOf(t));
     }
   }
-  return { keys, tools, ids, descriptions };
+  const params = enhanced ? tools.map((t) => (t !== null && typeof t === 'object' ? paramTextOf(t) : '')) : undefined;
+  return { keys, tools, ids, descriptions, params };
 }
 
 function sameStrings(a, b) {
@@ -387,7 +399,7 @@ class ToolSearchProcessor {
     this.id = 'tool-search';
     this.name = 'Tool Search Processor';
     this.description = 'Enables dynamic tool discovery and loading via search';
-    const staticPart = readStaticTools(config.tools);
+    const staticPart = readStaticTools(config.tools, config.mode === 'enhanced');
     this.#config = config;
     this.#staticCatalog = new Catalog(buildStaticCatalog(staticPart), staticPart, undefined);
     this.#store = config.storage === 'context' ? new ContextNames() : new InMemoryNames(config.ttl);
@@ -400,7 +412,7 @@ class ToolSearchProcessor {
   /** The searchable set for one step: static tools, plus the request's tools when enabled. */
   #catalogForStep(stepTools) {
     if (!this.#config.includeResolvedTools) return this.#staticCatalog;
-    const resolved = readResolvedTools(stepTools);
+    const resolved = readResolvedTools(stepTools, this.#config.mode === 'enhanced');
     if (resolved.keys.length === 0) return this.#staticCatalog;
     // Rust only sees strings, so an index built for identical keys/ids/descriptions can be
     // reused; the tool instances always come from this request (`resolved.tools`).
@@ -410,7 +422,8 @@ class ToolSearchProcessor {
       cache &&
       sameStrings(cache.keys, resolved.keys) &&
       sameStrings(cache.ids, resolved.ids) &&
-      sameStrings(cache.descriptions, resolved.descriptions)
+      sameStrings(cache.descriptions, resolved.descriptions) &&
+      (!resolved.params || sameStrings(cache.params, resolved.params))
     ) {
       overlay = cache.native;
     } else {
@@ -420,8 +433,11 @@ class ToolSearchProcessor {
         resolved.ids,
         resolved.descriptions,
         this.#staticCatalog.static.tools.length,
+        resolved.params,
       );
-      this.#overlayCache = { keys: resolved.keys, ids: resolved.ids, descriptions: resolved.descriptions, native: overlay };
+      // Strings only: the cache must not keep one request's tool instances alive.
+      const { keys, ids, descriptions, params } = resolved;
+      this.#overlayCache = { keys, ids, descriptions, params, native: overlay };
     }
     return new Catalog(overlay, this.#staticCatalog.static, resolved);
   }

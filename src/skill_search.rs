@@ -1,5 +1,6 @@
 //! Native half of SkillSearchProcessor: the skill index. Skill texts cross once per
 //! (re)build as parallel arrays; searches return skill indices, document sources and scores.
+//! Enhanced mode (opt-in) indexes one document per skill and ranks "Did you mean" names.
 
 use mastra_native_core::skill_search::{SearchMode, SkillIndex, SkillInput};
 use napi::bindgen_prelude::*;
@@ -16,7 +17,7 @@ pub struct NativeSkillHits {
     pub scores: Float64Array,
 }
 
-/// A searchable skill set (BM25, or substring mode for workspaces without BM25).
+/// A searchable skill set (BM25, substring mode for workspaces without BM25, or enhanced).
 #[napi]
 pub struct NativeSkillIndex {
     inner: SkillIndex,
@@ -26,7 +27,8 @@ pub struct NativeSkillIndex {
 impl NativeSkillIndex {
     /// Skills in `list()` order. `referenceCounts[i]` references of skill `i` come next in
     /// `referenceTexts`. `declaredDocuments` = Σ (1 + references.length), as the reference
-    /// counts them for its engine `topK`.
+    /// counts them for its engine `topK`. `enhanced` selects the multilingual BM25F index
+    /// (one document per skill; `substring` is then ignored).
     #[napi(constructor)]
     pub fn new(
         names: Vec<String>,
@@ -36,6 +38,7 @@ impl NativeSkillIndex {
         reference_texts: Vec<String>,
         declared_documents: f64,
         substring: bool,
+        enhanced: Option<bool>,
     ) -> Result<Self> {
         let n = names.len();
         if descriptions.len() != n || instructions.len() != n || reference_counts.len() != n {
@@ -61,11 +64,18 @@ impl NativeSkillIndex {
                 references: refs.by_ref().take(count as usize).collect(),
             })
             .collect();
-        let mode = if substring { SearchMode::Substring } else { SearchMode::Bm25 };
+        let mode = if enhanced == Some(true) {
+            SearchMode::Enhanced
+        } else if substring {
+            SearchMode::Substring
+        } else {
+            SearchMode::Bm25
+        };
         Ok(Self { inner: SkillIndex::build(&skills, mode, declared_documents) })
     }
 
-    /// Ranked documents with the reference's `topK` (documents, not skills) and `minScore`.
+    /// Ranked documents with the reference's `topK` (documents, not skills; skills in enhanced
+    /// mode) and `minScore`.
     #[napi]
     pub fn search(&self, query: String, top_k: f64, min_score: f64) -> NativeSkillHits {
         let hits = self.inner.search(&query, top_k, min_score);
@@ -88,7 +98,7 @@ impl NativeSkillIndex {
         self.inner.document_count() as u32
     }
 
-    /// Distinct terms.
+    /// Distinct terms (0 in enhanced mode).
     #[napi(getter)]
     pub fn term_count(&self) -> u32 {
         self.inner.term_count() as u32
@@ -99,4 +109,12 @@ impl NativeSkillIndex {
 #[napi]
 pub fn native_workspace_tokens(text: String) -> Vec<String> {
     mastra_native_core::skill_search::workspace_tokens(&text)
+}
+
+/// "Did you mean" for `load_skill` in enhanced mode: indices into `candidates`, best first
+/// (edit distance, shared words, substrings), at most `limit`.
+#[napi]
+pub fn native_skill_suggestions(requested: String, candidates: Vec<String>, limit: u32) -> Vec<u32> {
+    let names: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    mastra_native_core::enhanced::suggest(&requested, &names, limit as usize)
 }

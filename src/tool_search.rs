@@ -46,25 +46,44 @@ pub struct NativeToolCatalog {
 
 #[napi]
 impl NativeToolCatalog {
-    /// Builds from entries in `Object.entries` order; handles are 0..n.
+    /// Builds from entries in `Object.entries` order; handles are 0..n. With `params`
+    /// (one parameter text per tool) the catalog ranks with the enhanced analysis.
     #[napi(constructor)]
-    pub fn new(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String>, validate: Option<bool>) -> Result<Self> {
-        Self::checked(ToolCatalog::build(entries(keys, ids, descriptions, 0)?), validate.unwrap_or(false))
+    pub fn new(
+        keys: Vec<String>,
+        ids: Vec<Option<String>>,
+        descriptions: Vec<String>,
+        validate: Option<bool>,
+        params: Option<Vec<String>>,
+    ) -> Result<Self> {
+        let entries = entries(keys, ids, descriptions, 0)?;
+        let catalog = match params {
+            Some(params) => ToolCatalog::build_enhanced(entries, params),
+            None => ToolCatalog::build(entries),
+        };
+        Self::checked(catalog, validate.unwrap_or(false))
     }
 
-    /// Builds from one string `key \0 id \0 description \0 key …` (an empty id means none):
-    /// one string crosses instead of 3·n. Errors when the separator count does not match
-    /// (a value contained NUL; the caller then uses the array constructor). With
-    /// `validate`, ambiguous catalogs are rejected with the upstream message.
+    /// Builds from one string `key \0 id \0 description [\0 params] \0 key …` (an empty
+    /// id means none; the params field is present when `enhanced`): one string crosses
+    /// instead of 3·n. Errors when the separator count does not match (a value contained
+    /// NUL; the caller then uses the array constructor). With `validate`, ambiguous catalogs
+    /// are rejected with the upstream message.
     #[napi(factory)]
-    pub fn from_joined(joined: String, count: u32, validate: bool) -> Result<Self> {
+    pub fn from_joined(joined: String, count: u32, validate: bool, enhanced: Option<bool>) -> Result<Self> {
+        let enhanced = enhanced.unwrap_or(false);
         let count = count as usize;
         let mut fields = joined.split('\0');
         let mut entries = Vec::with_capacity(count);
+        let mut params = Vec::with_capacity(if enhanced { count } else { 0 });
+        let short = || Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected");
         for handle in 0..count {
             let (Some(key), Some(id), Some(description)) = (fields.next(), fields.next(), fields.next()) else {
-                return Err(Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected"));
+                return Err(short());
             };
+            if enhanced {
+                params.push(fields.next().ok_or_else(short)?.to_owned());
+            }
             entries.push(ToolEntry {
                 key: key.to_owned(),
                 id: (!id.is_empty()).then(|| id.to_owned()),
@@ -72,10 +91,13 @@ impl NativeToolCatalog {
                 handle: handle as u32,
             });
         }
-        if fields.next().is_some_and(|rest| !rest.is_empty()) || fields.next().is_some() {
+        // `"".split` yields one empty field, so an empty catalog leaves exactly that behind.
+        let rest: Vec<&str> = fields.collect();
+        if !(rest.is_empty() || (count == 0 && rest == [""])) {
             return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
         }
-        Self::checked(ToolCatalog::build(entries), validate)
+        let catalog = if enhanced { ToolCatalog::build_enhanced(entries, params) } else { ToolCatalog::build(entries) };
+        Self::checked(catalog, validate)
     }
 
     fn checked(catalog: ToolCatalog, validate: bool) -> Result<Self> {
@@ -85,8 +107,9 @@ impl NativeToolCatalog {
         Ok(Self { inner: Arc::new(catalog) })
     }
 
-    /// `{ ...base, ...resolved }` without re-tokenizing the base; resolved handles start at
-    /// `firstHandle`.
+    /// `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
+    /// handles start at `firstHandle`. `params` are the resolved tools' parameter texts
+    /// (enhanced mode).
     #[napi(factory)]
     pub fn overlay(
         base: &NativeToolCatalog,
@@ -94,9 +117,10 @@ impl NativeToolCatalog {
         ids: Vec<Option<String>>,
         descriptions: Vec<String>,
         first_handle: u32,
+        params: Option<Vec<String>>,
     ) -> Result<Self> {
         let resolved = entries(keys, ids, descriptions, first_handle)?;
-        Ok(Self { inner: Arc::new(ToolCatalog::overlay(&base.inner, resolved)) })
+        Ok(Self { inner: Arc::new(ToolCatalog::overlay(&base.inner, resolved, params)) })
     }
 
     /// Number of tools.

@@ -1,20 +1,21 @@
-// A LanguageModelV2-shaped model that plays a fixed script and records what the agent
-// offered (tool names) and sent (the prompt) at each step.
+// A LanguageModelV2-shaped model that plays a fixed script and records, at each step, what the
+// agent offered (tool names and definitions) and sent (the prompt).
 export type ScriptStep = { tool: string; input: unknown } | { text: string };
+export type ModelCall = { tools: string[]; toolDefs: unknown[]; prompt: unknown };
 
-export function scriptedModel(script: ScriptStep[], log: Array<{ tools: string[]; prompt: unknown }>) {
+export function scriptedModel(script: ScriptStep[], log: ModelCall[], { callIdPrefix = 'call-' } = {}) {
   let step = 0;
   return {
-    specificationVersion: 'v2',
+    specificationVersion: 'v2' as const,
     provider: 'test',
     modelId: 'scripted',
     supportedUrls: {},
     async doGenerate(options: any) {
-      log.push({ tools: (options.tools ?? []).map((t: any) => t.name), prompt: options.prompt });
+      log.push({ tools: (options.tools ?? []).map((t: any) => t.name), toolDefs: options.tools ?? [], prompt: options.prompt });
       const next = script[Math.min(step++, script.length - 1)];
       const content =
         'tool' in next
-          ? [{ type: 'tool-call', toolCallId: `call-${step}`, toolName: next.tool, input: JSON.stringify(next.input) }]
+          ? [{ type: 'tool-call', toolCallId: `${callIdPrefix}${step}`, toolName: next.tool, input: JSON.stringify(next.input) }]
           : [{ type: 'text', text: next.text }];
       return {
         content,
@@ -24,7 +25,7 @@ export function scriptedModel(script: ScriptStep[], log: Array<{ tools: string[]
         response: { id: `r-${step}`, modelId: 'scripted', timestamp: new Date(0) },
       };
     },
-    async doStream() {
+    async doStream(): Promise<never> {
       throw new Error('use generate() in tests');
     },
   };

@@ -303,11 +303,16 @@ fn tuning() -> Tuning {
             "fuzzy1" => t.w_fuzzy[0] = v,
             "fuzzy2" => t.w_fuzzy[1] = v,
             "idfpow" => t.idf_pow = v,
-            "coord" => t.coord = v,
             "ratio" => t.prefix_ratio = v,
-            "pair" => t.w_pair = v,
             "prefix" => t.w_prefix = v,
             "prefixmin" => t.prefix_min = v,
+            "coord" => t.coord = v,
+            "coordweak" => t.coord_weak = v,
+            "coordidf" => t.coord_idf = v,
+            "tp" => t.term_pow = v,
+            "decomp" => t.decompound = v,
+            "ramp" => t.pos_ramp = v,
+            "stemmode" => mastra_native_core::enhanced::analyzer::STEM_MODE.store(v as u8, std::sync::atomic::Ordering::Relaxed),
             _ => panic!("unknown tuning key {k}"),
         }
     }
@@ -354,6 +359,14 @@ fn main() {
             if i % 2 == 0 && std::env::var("SHOW_MISSES").is_ok() && e.first().is_none_or(|d| !relevant.contains(d)) && (i / 2) % 40 == 0 {
                 let name = |d: &u32| tools[*d as usize].id.as_str();
                 println!("MISS {:?} want {:?} got {:?}", q.text, q.relevant, e.iter().take(3).map(name).collect::<Vec<_>>());
+                if std::env::var("EXPLAIN").is_ok() {
+                    if let Some(&top) = e.first() {
+                        println!("   top {:?}", enhanced.explain(&q.text, top));
+                    }
+                    for &r in &relevant {
+                        println!("   rel {} {:?}", e.iter().position(|&d| d == r).map_or(-1, |p| p as i64), enhanced.explain(&q.text, r));
+                    }
+                }
             }
             m[0][i % 2].add(&c, &relevant);
             m[1][i % 2].add(&e, &relevant);

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::bm25::{top_by_score, Bm25Index, TermCounts, Vocab};
+use crate::enhanced::{self, EnhancedIndex, Field, FieldDoc};
 use crate::tokenizer::{compat_tokens, for_each_compat_token_with};
 
 /// One `[key, tool]` entry as the catalog needs it.
@@ -33,6 +34,8 @@ struct Entry {
     key: String,
     id: Option<String>,
     description: String,
+    /// Parameter names and descriptions (enhanced mode only; empty otherwise).
+    params: String,
     handle: u32,
     /// Slot of this entry's document when it is the one indexed under its name.
     slot: Option<u32>,
@@ -69,8 +72,7 @@ pub struct ToolCatalog {
     entries: Vec<Entry>,
     key_pos: HashMap<String, u32>,
     first_id_pos: HashMap<String, u32>,
-    vocab: Arc<Vocab>,
-    index: Bm25Index,
+    ranker: Ranker,
     /// doc slot -> entry position of the tool that (last) indexed it
     slot_entry: Vec<u32>,
 }
@@ -103,8 +105,21 @@ fn document_terms(vocab: &mut Vocab, scratch: &mut Scratch, name: &str, descript
     TermCounts::from_terms(terms.iter().copied())
 }
 
-fn entry_of(e: ToolEntry) -> Entry {
-    Entry { key: e.key, id: e.id, description: e.description, handle: e.handle, slot: None }
+fn entry_of(e: ToolEntry, params: String) -> Entry {
+    Entry { key: e.key, id: e.id, description: e.description, params, handle: e.handle, slot: None }
+}
+
+/// Pairs entries with their parameter texts (missing texts are empty).
+fn entries_with_params(entries: Vec<ToolEntry>, params: Option<Vec<String>>) -> Vec<Entry> {
+    let mut params = params.unwrap_or_default().into_iter();
+    entries.into_iter().map(|e| entry_of(e, params.next().unwrap_or_default())).collect()
+}
+
+/// How a catalog ranks: exactly like `@mastra/core` 1.59.0, or the enhanced analysis.
+#[derive(Debug)]
+enum Ranker {
+    Compatible { vocab: Arc<Vocab>, index: Bm25Index },
+    Enhanced(EnhancedIndex),
 }
 
 /// Why a static catalog cannot resolve names unambiguously. The messages use the wording
@@ -149,30 +164,72 @@ fn indexed_positions(entries: &[Entry]) -> Vec<bool> {
 }
 
 impl ToolCatalog {
-    /// Builds a catalog from entries in `Object.entries` order.
+    /// Builds a catalog from entries in `Object.entries` order, ranking like the reference.
     pub fn build(entries: Vec<ToolEntry>) -> Self {
-        let mut vocab = Vocab::new();
+        Self::compatible(entries_with_params(entries, None), None)
+    }
+
+    /// Builds a catalog with enhanced ranking; `params[i]` is entry i's parameter text.
+    pub fn build_enhanced(entries: Vec<ToolEntry>, params: Vec<String>) -> Self {
+        Self::enhanced(entries_with_params(entries, Some(params)))
+    }
+
+    /// Whether this catalog ranks with the enhanced analysis.
+    pub fn is_enhanced(&self) -> bool {
+        matches!(self.ranker, Ranker::Enhanced(_))
+    }
+
+    fn compatible(entries: Vec<Entry>, base: Option<&ToolCatalog>) -> Self {
+        let (base_vocab, base_index) = match base.map(|b| &b.ranker) {
+            Some(Ranker::Compatible { vocab, index }) => (Some(vocab.clone()), Some(index)),
+            _ => (None, None),
+        };
+        let mut vocab = base_vocab.map_or_else(Vocab::new, Vocab::extending);
         let mut scratch = Scratch::default();
-        let entries: Vec<Entry> = entries.into_iter().map(entry_of).collect();
         let terms: Vec<Option<TermCounts>> = indexed_positions(&entries)
             .iter()
             .zip(&entries)
-            .map(|(&live, e)| live.then(|| document_terms(&mut vocab, &mut scratch, e.name(), &e.description)))
+            .map(|(&live, e)| {
+                live.then(|| match e.slot.zip(base_index).and_then(|(s, index)| index.doc(s)) {
+                    // an unchanged base document is reused, not re-tokenized
+                    Some(doc) => doc.clone(),
+                    None => document_terms(&mut vocab, &mut scratch, e.name(), &e.description),
+                })
+            })
             .collect();
-        Self::assemble(entries, terms, Arc::new(vocab))
+        let vocab = Arc::new(vocab);
+        let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, terms);
+        let index = Bm25Index::from_docs(docs, vocab.len());
+        Self { entries, key_pos, first_id_pos, ranker: Ranker::Compatible { vocab, index }, slot_entry }
+    }
+
+    fn enhanced(entries: Vec<Entry>) -> Self {
+        let live = indexed_positions(&entries);
+        let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, live.iter().map(|&l| l.then_some(())).collect());
+        let field_docs: Vec<FieldDoc> = docs
+            .iter()
+            .zip(&slot_entry)
+            .map(|(_, &pos)| {
+                let e = &entries[pos as usize];
+                let mut fields = vec![(Field::Name, e.name().to_owned()), (Field::Description, e.description.clone())];
+                if !e.params.is_empty() {
+                    fields.push((Field::Params, e.params.clone()));
+                }
+                FieldDoc::new(fields)
+            })
+            .collect();
+        let index = EnhancedIndex::build(&field_docs);
+        Self { entries, key_pos, first_id_pos, ranker: Ranker::Enhanced(index), slot_entry }
     }
 
     /// The catalog of `{ ...base.tools, ...resolved }`: a resolved key replaces the base
     /// entry in place; new keys are appended (array-index keys sort to the front, as
     /// JavaScript enumerates them). Base documents are not re-tokenized.
-    pub fn overlay(base: &ToolCatalog, resolved: Vec<ToolEntry>) -> Self {
-        let mut vocab = Vocab::extending(base.vocab.clone());
-        let mut scratch = Scratch::default();
+    pub fn overlay(base: &ToolCatalog, resolved: Vec<ToolEntry>, resolved_params: Option<Vec<String>>) -> Self {
         let mut entries: Vec<Entry> = base.entries.clone();
         let mut key_pos = base.key_pos.clone();
         let mut appended_index_keys = false;
-        for e in resolved {
-            let entry = entry_of(e);
+        for entry in entries_with_params(resolved, resolved_params) {
             match key_pos.get(&entry.key) {
                 Some(&pos) => entries[pos as usize] = entry,
                 None => {
@@ -186,39 +243,37 @@ impl ToolCatalog {
             // Stable: array-index keys first by numeric value, the rest keep their order.
             entries.sort_by_key(|e| if is_array_index(&e.key) { e.key.parse::<u64>().unwrap_or(0) } else { u64::MAX });
         }
-        let terms: Vec<Option<TermCounts>> = indexed_positions(&entries)
-            .iter()
-            .zip(&entries)
-            .map(|(&live, e)| {
-                live.then(|| match e.slot.and_then(|s| base.index.doc(s)) {
-                    Some(doc) => doc.clone(),
-                    None => document_terms(&mut vocab, &mut scratch, e.name(), &e.description),
-                })
-            })
-            .collect();
-        Self::assemble(entries, terms, Arc::new(vocab))
+        if base.is_enhanced() {
+            Self::enhanced(entries)
+        } else {
+            Self::compatible(entries, Some(base))
+        }
     }
 
-    /// `terms[i]` is `Some` exactly for the entries whose document is indexed.
-    fn assemble(mut entries: Vec<Entry>, terms: Vec<Option<TermCounts>>, vocab: Arc<Vocab>) -> Self {
+    /// Key and id lookups plus the live documents: `docs[i]` is `Some` exactly for the
+    /// entries whose document is indexed; their payloads come back in slot order.
+    #[allow(clippy::type_complexity)]
+    fn lookups<T>(
+        mut entries: Vec<Entry>,
+        docs: Vec<Option<T>>,
+    ) -> (Vec<Entry>, HashMap<String, u32>, HashMap<String, u32>, Vec<u32>, Vec<T>) {
         let mut key_pos = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
         let mut first_id_pos = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
         let mut slot_entry = Vec::with_capacity(entries.len());
-        let mut docs = Vec::with_capacity(entries.len());
-        for (pos, (e, t)) in entries.iter_mut().zip(terms).enumerate() {
+        let mut live = Vec::with_capacity(entries.len());
+        for (pos, (e, doc)) in entries.iter_mut().zip(docs).enumerate() {
             let pos = pos as u32;
             key_pos.insert(e.key.clone(), pos);
             if let Some(id) = &e.id {
                 first_id_pos.entry(id.clone()).or_insert(pos);
             }
-            e.slot = t.as_ref().map(|_| docs.len() as u32);
-            if let Some(t) = t {
+            e.slot = doc.as_ref().map(|_| live.len() as u32);
+            if let Some(doc) = doc {
                 slot_entry.push(pos);
-                docs.push(t);
+                live.push(doc);
             }
         }
-        let index = Bm25Index::from_docs(docs, vocab.len());
-        Self { entries, key_pos, first_id_pos, vocab, index, slot_entry }
+        (entries, key_pos, first_id_pos, slot_entry, live)
     }
 
     /// Rejects catalogs whose names are ambiguous: a key or name in `reserved`, two tools
@@ -255,7 +310,7 @@ impl ToolCatalog {
 
     /// Number of indexed documents (unique names).
     pub fn document_count(&self) -> usize {
-        self.index.len()
+        self.slot_entry.len()
     }
 
     /// Handle of the tool stored under a record key.
@@ -281,6 +336,11 @@ impl ToolCatalog {
     /// Record keys (in key order) that contain, or are contained in, `requested`,
     /// case-insensitively: the candidates for "Did you mean".
     pub fn suggestion_keys(&self, requested: &str) -> Vec<&str> {
+        if self.is_enhanced() {
+            // Ranked by closeness (edit distance, shared words, substring), best first.
+            let keys: Vec<&str> = self.entries.iter().map(|e| e.key.as_str()).collect();
+            return enhanced::suggest(requested, &keys, keys.len()).into_iter().map(|i| keys[i as usize]).collect();
+        }
         let wanted = requested.to_lowercase();
         self.entries
             .iter()
@@ -295,16 +355,56 @@ impl ToolCatalog {
     /// BM25 + name boost + minScore + id resolution, in the reference's order.
     /// Without `inspect_all` at most `top_k` hits come back; with it, every candidate does.
     pub fn search(&self, query: &str, params: SearchParams) -> Vec<Hit> {
-        if self.index.is_empty() {
+        match &self.ranker {
+            Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params),
+            Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
+        }
+    }
+
+    /// Enhanced ranking; minScore applies to the enhanced score, and search still returns
+    /// only tools whose id is their name, as in compatible mode.
+    fn search_enhanced(&self, index: &EnhancedIndex, query: &str, params: SearchParams) -> Vec<Hit> {
+        let walk = |ranked: &[(u32, f64)]| {
+            let mut hits = Vec::new();
+            for &(slot, score) in ranked {
+                if !(score > params.min_score) {
+                    continue;
+                }
+                let doc_entry = &self.entries[self.slot_entry[slot as usize] as usize];
+                let Some(handle) = self.by_id(doc_entry.name()) else { continue };
+                hits.push(Hit { handle, doc_handle: doc_entry.handle, score });
+                if !params.inspect_all && hits.len() >= params.top_k {
+                    break;
+                }
+            }
+            hits
+        };
+        if params.inspect_all {
+            return walk(&index.search(query));
+        }
+        if params.top_k == 0 {
+            return Vec::new();
+        }
+        let top = index.search_top(query, params.top_k);
+        let hits = walk(&top);
+        // Skipped candidates (minScore, id-less tools) may leave room for lower-ranked ones.
+        if hits.len() < params.top_k && top.len() == params.top_k {
+            return walk(&index.search(query));
+        }
+        hits
+    }
+
+    fn search_compatible(&self, vocab: &Vocab, index: &Bm25Index, query: &str, params: SearchParams) -> Vec<Hit> {
+        if index.is_empty() {
             return Vec::new();
         }
         let tokens = compat_tokens(query);
         if tokens.is_empty() {
             return Vec::new();
         }
-        let terms: Vec<Option<u32>> = tokens.iter().map(|t| self.vocab.get(t)).collect();
-        let limit = if params.inspect_all { self.index.len() } else { params.top_k.saturating_mul(2) };
-        let mut boosted = top_by_score(self.index.score(&terms), limit);
+        let terms: Vec<Option<u32>> = tokens.iter().map(|t| vocab.get(t)).collect();
+        let limit = if params.inspect_all { index.len() } else { params.top_k.saturating_mul(2) };
+        let mut boosted = top_by_score(index.score(&terms), limit);
         for hit in &mut boosted {
             let entry = &self.entries[self.slot_entry[hit.slot as usize] as usize];
             let name = entry.name().to_lowercase();
@@ -457,6 +557,7 @@ mod tests {
         let o = ToolCatalog::overlay(
             &base,
             vec![entry(2, "weather", Some("weather"), "Resolved weather"), entry(3, "mcp_issue", Some("mcp_issue"), "github issue")],
+            None,
         );
         assert_eq!(o.len(), 3);
         assert_eq!(o.by_key("weather"), Some(2));
@@ -474,6 +575,60 @@ mod tests {
         for q in ["weather", "github issue", "send mail weather"] {
             assert_eq!(o.search(q, params(5)), built.search(q, params(5)));
         }
+    }
+
+    fn enhanced(tools: &[(&str, &str, &str)]) -> ToolCatalog {
+        let entries = tools.iter().enumerate().map(|(i, (id, d, _))| entry(i as u32, id, Some(id), d)).collect();
+        ToolCatalog::build_enhanced(entries, tools.iter().map(|(_, _, p)| p.to_string()).collect())
+    }
+
+    #[test]
+    fn enhanced_mode_finds_word_forms_identifiers_and_parameters() {
+        let c = enhanced(&[
+            ("send_email", "Send a message to a recipient", "to: recipient address\nsubject: subject line"),
+            ("createIssue", "Open a ticket in the tracker", ""),
+            ("weather_forecast", "天氣預報 weather for a city", "city: name of the city"),
+        ]);
+        assert!(c.is_enhanced());
+        assert_eq!(c.search("emails", params(5))[0].handle, 0);
+        assert_eq!(c.search("create issue", params(5))[0].handle, 1);
+        assert_eq!(c.search("subject line", params(5))[0].handle, 0);
+        assert_eq!(c.search("天气预报", params(5))[0].handle, 2);
+        // compatible mode finds none of these
+        let compat = ToolCatalog::build(vec![
+            entry(0, "send_email", Some("send_email"), "Send a message to a recipient"),
+            entry(1, "createIssue", Some("createIssue"), "Open a ticket in the tracker"),
+            entry(2, "weather_forecast", Some("weather_forecast"), "天氣預報 weather for a city"),
+        ]);
+        assert!(compat.search("emails", params(5)).is_empty());
+        assert!(compat.search("天气预报", params(5)).is_empty());
+    }
+
+    #[test]
+    fn enhanced_mode_respects_top_k_min_score_and_id_less_tools() {
+        let c = enhanced(&[("a_tool", "shared words here", ""), ("b_tool", "shared words too", ""), ("c_tool", "shared", "")]);
+        assert_eq!(c.search("shared", params(2)).len(), 2);
+        assert!(c.search("shared", params(0)).is_empty());
+        let all = c.search("shared", SearchParams { inspect_all: true, ..params(1) });
+        assert_eq!(all.len(), 3);
+        let high = all[0].score;
+        assert!(c.search("shared", SearchParams { min_score: high, ..params(5) }).iter().all(|h| h.score > high));
+        // an id-less tool ranks first but is skipped; the next ones still fill topK
+        let mut entries = vec![entry(0, "client", None, "shared shared shared")];
+        entries.push(entry(1, "b_tool", Some("b_tool"), "shared words"));
+        entries.push(entry(2, "c_tool", Some("c_tool"), "shared other words"));
+        let c = ToolCatalog::build_enhanced(entries, vec![]);
+        assert_eq!(c.search("shared", params(1)).len(), 1);
+        assert_eq!(c.search("shared", params(1))[0].handle, 1);
+    }
+
+    #[test]
+    fn enhanced_suggestions_rank_by_closeness_and_overlay_stays_enhanced() {
+        let c = enhanced(&[("calendar_events", "", ""), ("weather_report", "", ""), ("weather_radar", "", "")]);
+        assert_eq!(c.suggestion_keys("wether_report").first(), Some(&"weather_report"));
+        let o = ToolCatalog::overlay(&c, vec![entry(3, "mcp_emails", Some("mcp_emails"), "Read emails")], Some(vec![String::new()]));
+        assert!(o.is_enhanced());
+        assert_eq!(o.search("email", params(5))[0].handle, 3);
     }
 
     #[test]
@@ -501,7 +656,7 @@ mod tests {
         assert!(is_array_index("0") && is_array_index("123") && is_array_index("4294967294"));
         assert!(!is_array_index("01") && !is_array_index("4294967295") && !is_array_index("-1") && !is_array_index(""));
         let base = ToolCatalog::build(vec![entry(0, "5", Some("five"), ""), entry(1, "b", Some("b"), "")]);
-        let o = ToolCatalog::overlay(&base, vec![entry(2, "z", Some("z"), ""), entry(3, "2", Some("two"), "")]);
+        let o = ToolCatalog::overlay(&base, vec![entry(2, "z", Some("z"), ""), entry(3, "2", Some("two"), "")], None);
         let order: Vec<&str> = o.entries.iter().map(|e| e.key.as_str()).collect();
         assert_eq!(o.search("two", params(5))[0].handle, 3);
         assert_eq!(order, ["2", "5", "b", "z"]);

@@ -268,9 +268,25 @@ fn case_fold(s: &str) -> String {
     }
 }
 
-fn word_unit(surface: String) -> Unit {
+pub static STEM_MODE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+fn s_stem(w: &str) -> String {
+    let n = w.len();
+    if n > 4 && w.ends_with("ies") && !w.ends_with("eies") && !w.ends_with("aies") {
+        format!("{}y", &w[..n - 3])
+    } else if n > 3 && w.ends_with("es") && !w.ends_with("aes") && !w.ends_with("ees") && !w.ends_with("oes") {
+        w[..n - 1].to_owned()
+    } else if n > 3 && w.ends_with('s') && !w.ends_with("us") && !w.ends_with("ss") {
+        w[..n - 1].to_owned()
+    } else {
+        w.to_owned()
+    }
+}
+
+pub fn word_unit(surface: String) -> Unit {
+    let mode = STEM_MODE.load(std::sync::atomic::Ordering::Relaxed);
     let stem = if surface.bytes().all(|b| b.is_ascii_alphabetic()) {
-        stemmer().stem(&surface).into_owned()
+        if mode == 1 { s_stem(&surface) } else { stemmer().stem(&surface).into_owned() }
     } else {
         surface.clone()
     };

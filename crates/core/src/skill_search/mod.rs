@@ -13,6 +13,10 @@
 //!
 //! Without a BM25 engine the reference falls back to a case-insensitive substring scan
 //! ([`SearchMode::Substring`]); that mode is mirrored too (name and description included).
+//!
+//! Opt-in [`SearchMode::Enhanced`] replaces both with [`crate::enhanced`]: one BM25F document
+//! per skill (name, description, SKILL.md body, reference files as fields), so a hit is a skill
+//! and `topK` counts skills. Hits report the SKILL.md (`source` 0) as their document.
 
 mod letters;
 pub mod tokenize;
@@ -20,6 +24,7 @@ pub mod tokenize;
 use std::collections::HashMap;
 
 use crate::bm25::{top_by_score, Bm25Index, Scored, TermCounts, Vocab};
+use crate::enhanced::{EnhancedIndex, Field, FieldDoc};
 pub use tokenize::workspace_tokens;
 
 /// One skill's searchable content.
@@ -40,6 +45,8 @@ pub enum SearchMode {
     Bm25,
     /// Workspace without a search engine: substring match (SKILL.md 1, reference 0.8).
     Substring,
+    /// Opt-in multilingual BM25F over one document per skill (the workspace engine is unused).
+    Enhanced,
 }
 
 /// A ranked document: the skill, which of its documents (0 = SKILL.md, `i + 1` =
@@ -75,6 +82,14 @@ pub struct SkillIndex {
     /// Slot = skill index.
     meta: Bm25Index,
     lower: Vec<LowerSkill>,
+    /// Enhanced mode: doc = skill index.
+    enhanced: Option<EnhancedIndex>,
+    /// Enhanced mode: skill slot → first slot with the same name (results are per name).
+    name_group: Vec<u32>,
+    /// Enhanced mode: no two skills share a name, so no hit can be a duplicate.
+    names_unique: bool,
+    /// SKILL.md bodies + readable references (all modes).
+    documents: usize,
 }
 
 /// Term counts in first-occurrence order, hashed (SKILL.md bodies can be megabytes).
@@ -149,6 +164,10 @@ impl SkillIndex {
             body_docs: Vec::new(),
             meta: Bm25Index::default(),
             lower: Vec::new(),
+            enhanced: None,
+            name_group: Vec::new(),
+            names_unique: true,
+            documents: skills.iter().map(|s| 1 + s.references.len()).sum(),
         };
         match mode {
             SearchMode::Bm25 => {
@@ -180,6 +199,25 @@ impl SkillIndex {
                     })
                     .collect();
             }
+            SearchMode::Enhanced => {
+                let docs: Vec<FieldDoc> = skills
+                    .iter()
+                    .map(|s| {
+                        let mut fields = vec![
+                            (Field::Name, s.name.clone()),
+                            (Field::Description, s.description.clone()),
+                            (Field::Body, s.instructions.clone()),
+                        ];
+                        fields.extend(s.references.iter().map(|r| (Field::References, r.clone())));
+                        FieldDoc::new(fields)
+                    })
+                    .collect();
+                index.enhanced = Some(EnhancedIndex::build(&docs));
+                let mut first: HashMap<&str, u32> = HashMap::new();
+                index.name_group =
+                    skills.iter().enumerate().map(|(i, s)| *first.entry(s.name.as_str()).or_insert(i as u32)).collect();
+                index.names_unique = first.len() == skills.len();
+            }
         }
         index
     }
@@ -194,13 +232,10 @@ impl SkillIndex {
 
     /// Indexed documents (SKILL.md bodies + readable references).
     pub fn document_count(&self) -> usize {
-        match self.mode {
-            SearchMode::Bm25 => self.body.len(),
-            SearchMode::Substring => self.lower.iter().map(|s| 1 + s.references.len()).sum(),
-        }
+        self.documents
     }
 
-    /// Distinct terms in the vocabulary.
+    /// Distinct terms in the compatible vocabulary (0 in enhanced mode, which keeps its own).
     pub fn term_count(&self) -> usize {
         self.vocab.len()
     }
@@ -211,7 +246,47 @@ impl SkillIndex {
         match self.mode {
             SearchMode::Bm25 => self.search_bm25(query, top_k, min_score),
             SearchMode::Substring => self.search_substring(query, top_k),
+            SearchMode::Enhanced => self.search_enhanced(query, top_k, min_score),
         }
+    }
+
+    /// Best skills by enhanced score, `score >= minScore`, one per name, cut with the
+    /// compatible `topK` semantics applied to skills instead of documents.
+    fn search_enhanced(&self, query: &str, top_k: f64, min_score: f64) -> Vec<SkillHit> {
+        let Some(index) = &self.enhanced else { return Vec::new() };
+        // What `slice(0, max(topK, n))` + the `>= topK` loop keep from unlimited hits.
+        let want = if top_k.is_nan() {
+            0
+        } else if top_k >= usize::MAX as f64 {
+            usize::MAX
+        } else {
+            (top_k.ceil().max(1.0)) as usize
+        };
+        if want == 0 {
+            return Vec::new();
+        }
+        // With duplicate names some hits collapse, so a cut before de-duplication could fall short.
+        let ranked = if self.names_unique { index.search_top(query, want) } else { index.search(query) };
+        let mut seen = vec![false; if self.names_unique { 0 } else { self.skill_count }];
+        let mut out = Vec::new();
+        for (skill, score) in ranked {
+            // `>=` as in compatible mode; a NaN minScore keeps nothing.
+            if !(score >= min_score) {
+                break;
+            }
+            if !self.names_unique {
+                let Some(&group) = self.name_group.get(skill as usize) else { continue };
+                let Some(flag) = seen.get_mut(group as usize) else { continue };
+                if std::mem::replace(flag, true) {
+                    continue;
+                }
+            }
+            out.push(SkillHit { skill, source: 0, score });
+            if out.len() >= want {
+                break;
+            }
+        }
+        out
     }
 
     fn search_bm25(&self, query: &str, top_k: f64, min_score: f64) -> Vec<SkillHit> {
@@ -417,6 +492,87 @@ mod tests {
         assert!(index.search("api", 0.0, 0.0).is_empty());
         // Difference 7: descriptions match too.
         assert_eq!(index.search("http endpoints", 5.0, 0.0).iter().map(|h| h.skill).collect::<Vec<_>>(), [0]);
+    }
+
+    /// Multilingual skills: Traditional/Simplified Chinese, Japanese, Korean, English.
+    fn multilingual() -> Vec<SkillInput> {
+        vec![
+            skill("weather-report", "查詢城市的天氣預報", "使用氣象資料回答問題。", &[]),
+            skill("send-email", "发送电子邮件给联系人", "先确认收件人地址。", &["邮件模板与签名"]),
+            skill("translate-docs", "ドキュメントを翻訳します", "用語集を使って翻訳する。", &[]),
+            skill("restaurant-finder", "근처 맛집을 검색합니다", "지역 이름으로 식당을 찾습니다.", &[]),
+            skill("deploy", "Ship services to production", "Roll out with canary releases.", &["Rollback runbook for outages"]),
+            skill("createIssue", "File a ticket in the tracker", "Include reproduction steps.", &[]),
+        ]
+    }
+
+    fn names(index: &SkillIndex, skills: &[SkillInput], q: &str, top_k: f64) -> Vec<String> {
+        index.search(q, top_k, 0.0).iter().map(|h| skills[h.skill as usize].name.clone()).collect()
+    }
+
+    #[test]
+    fn enhanced_finds_cjk_inflections_typos_and_references() {
+        let skills = multilingual();
+        let index = SkillIndex::build(&skills, SearchMode::Enhanced, 8.0);
+        let compatible = SkillIndex::build(&skills, SearchMode::Bm25, 8.0);
+        for (q, want) in [
+            ("天气预报", "weather-report"), // Simplified query, Traditional skill
+            ("電子郵件", "send-email"),     // Traditional query, Simplified skill
+            ("翻訳", "translate-docs"),
+            ("맛집", "restaurant-finder"),
+            ("deploying", "deploy"),
+            ("create issue", "createIssue"),
+            ("depoly", "deploy"),
+            ("签名", "send-email"), // reference file, CJK
+        ] {
+            assert_eq!(names(&index, &skills, q, 5.0).first().map(String::as_str), Some(want), "{q}");
+            assert_ne!(names(&compatible, &skills, q, 5.0).first().map(String::as_str), Some(want), "{q}");
+        }
+        // Reference-file words are found in both modes.
+        assert_eq!(names(&index, &skills, "rollback runbooks", 5.0), ["deploy"]);
+        // One document per skill: every hit reports the SKILL.md.
+        assert!(index.search("rollback canary", 5.0, 0.0).iter().all(|h| h.source == 0));
+        assert_eq!(index.document_count(), 8);
+        assert_eq!(index.skill_count(), 6);
+    }
+
+    const WORDS: [&str; 6] = ["otter", "badger", "heron", "walrus", "lynx", "marten"];
+
+    #[test]
+    fn enhanced_top_k_counts_skills_with_js_semantics() {
+        let skills: Vec<SkillInput> =
+            WORDS.iter().enumerate().map(|(i, w)| skill(&format!("s{i}"), "shared topic", w, &["shared appendix"])).collect();
+        let index = SkillIndex::build(&skills, SearchMode::Enhanced, 12.0);
+        let n = |k: f64| index.search("shared", k, 0.0).len();
+        assert_eq!(n(100.0), 6);
+        assert_eq!(n(2.0), 2);
+        assert_eq!(n(1.5), 2);
+        assert_eq!(n(0.0), 1);
+        assert_eq!(n(-3.0), 1);
+        assert_eq!(n(f64::INFINITY), 6);
+        assert_eq!(n(f64::NAN), 0);
+        // minScore: `>=` the enhanced score; NaN keeps nothing.
+        let all = index.search("topic walrus", 10.0, 0.0);
+        assert_eq!(skills[all[0].skill as usize].name, "s3");
+        assert_eq!(all.len(), 6);
+        assert_eq!(index.search("topic walrus", 10.0, all[0].score).len(), 1);
+        assert!(index.search("topic walrus", 10.0, all[0].score + 1e-6).is_empty());
+        assert!(index.search("shared", 10.0, f64::NAN).is_empty());
+        assert!(index.search("", 10.0, 0.0).is_empty());
+        assert!(index.search("zzzzqqq", 10.0, 0.0).is_empty());
+        assert!(SkillIndex::build(&[], SearchMode::Enhanced, 0.0).search("shared", 5.0, 0.0).is_empty());
+    }
+
+    #[test]
+    fn enhanced_duplicate_names_count_once() {
+        let skills = vec![
+            skill("dup", "alpha widget", "", &[]),
+            skill("dup", "alpha widget too", "", &[]),
+            skill("other", "alpha", "", &[]),
+        ];
+        let index = SkillIndex::build(&skills, SearchMode::Enhanced, 3.0);
+        let hits = index.search("alpha widget", 2.0, 0.0);
+        assert_eq!(hits.iter().map(|h| h.skill).collect::<Vec<_>>(), [0, 2]);
     }
 
     #[test]

@@ -1,0 +1,45 @@
+// Compiled by package.spec.ts with tsc: the public types accept what a Mastra user writes and
+// reject what they must not.
+import { Agent } from '@mastra/core/agent';
+import {
+  SkillSearchProcessor,
+  ToolCallFilter,
+  ToolSearchProcessor,
+  type SkillSearchProcessorOptions,
+  type ToolCallFilterOptions,
+  type ToolSearchFilterArgs,
+  type ToolSearchFilterPhase,
+  type ToolSearchProcessorOptions,
+} from 'mastra-native-processors';
+
+const phase: ToolSearchFilterPhase = 'load';
+const options: ToolSearchProcessorOptions = {
+  tools: {},
+  search: { topK: 3, minScore: 0.5, autoLoad: false, mode: 'enhanced' },
+  storage: 'context',
+  ttl: 0,
+  includeResolvedTools: true,
+  filter: async (args: ToolSearchFilterArgs) => args.phase === phase && args.toolName.length > 0,
+};
+const toolSearch = new ToolSearchProcessor(options);
+const filterOptions: ToolCallFilterOptions = { exclude: ['weather'], filterAfterToolSteps: 2, preserveModelOutput: true };
+const toolCallFilter = new ToolCallFilter(filterOptions);
+declare const skillOptions: SkillSearchProcessorOptions;
+const skillSearch = new SkillSearchProcessor(skillOptions);
+
+export const agent = new Agent({
+  id: 'typed',
+  name: 'typed',
+  instructions: 'x',
+  model: 'openai/gpt-4o',
+  inputProcessors: [toolSearch, toolCallFilter, skillSearch],
+});
+
+export const stats: { threadCount: number; oldestAccessTime: number | null } = new ToolSearchProcessor({ tools: {} }).getStateStats();
+
+// @ts-expect-error storage is 'in-memory' | 'context'
+new ToolSearchProcessor({ tools: {}, storage: 'redis' });
+// @ts-expect-error search.mode is 'compatible' | 'enhanced'
+new ToolSearchProcessor({ tools: {}, search: { mode: 'fast' } });
+// @ts-expect-error tools is required
+new ToolSearchProcessor({});
