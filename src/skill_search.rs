@@ -29,6 +29,8 @@ impl NativeSkillIndex {
     /// `referenceTexts`. `declaredDocuments` = Σ (1 + references.length), as the reference
     /// counts them for its engine `topK`. `enhanced` selects the multilingual BM25F index
     /// (one document per skill; `substring` is then ignored).
+    // Parallel arrays are the cheap way across the boundary; a struct would copy every text.
+    #[allow(clippy::too_many_arguments)]
     #[napi(constructor)]
     pub fn new(
         names: Vec<String>,

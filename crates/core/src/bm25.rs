@@ -97,6 +97,8 @@ pub struct Bm25Index {
     k1: f64,
     b: f64,
     docs: Vec<Option<TermCounts>>,
+    /// Token count per slot (0 once removed), dense so scoring stays in cache.
+    lens: Vec<u32>,
     postings: Vec<Vec<Posting>>,
     live: usize,
     total_len: u64,
@@ -117,7 +119,7 @@ impl Default for Bm25Index {
 
 impl Bm25Index {
     pub fn new(k1: f64, b: f64) -> Self {
-        Self { k1, b, docs: Vec::new(), postings: Vec::new(), live: 0, total_len: 0 }
+        Self { k1, b, docs: Vec::new(), lens: Vec::new(), postings: Vec::new(), live: 0, total_len: 0 }
     }
 
     /// Number of live documents.
@@ -152,7 +154,8 @@ impl Bm25Index {
             total_len += u64::from(doc.len);
         }
         let live = docs.len();
-        Self { k1: 1.5, b: 0.75, docs: docs.into_iter().map(Some).collect(), postings, live, total_len }
+        let lens = docs.iter().map(|d| d.len).collect();
+        Self { k1: 1.5, b: 0.75, docs: docs.into_iter().map(Some).collect(), lens, postings, live, total_len }
     }
 
     /// Term counts of a live document.
@@ -173,6 +176,7 @@ impl Bm25Index {
         }
         self.total_len += u64::from(doc.len);
         self.live += 1;
+        self.lens.push(doc.len);
         self.docs.push(Some(doc));
         slot
     }
@@ -189,6 +193,7 @@ impl Bm25Index {
         }
         self.total_len -= u64::from(doc.len);
         self.live -= 1;
+        self.lens[slot as usize] = 0;
     }
 
     /// Token count of a live document.
@@ -236,8 +241,9 @@ impl Bm25Index {
                 continue;
             }
             let idf = self.idf(list.len());
+            // Posting lists hold live documents only (removal retains the others).
             for p in list {
-                let Some(len) = self.doc_len(p.slot) else { continue };
+                let len = self.lens[p.slot as usize];
                 let tf = f64::from(p.tf);
                 let numerator = tf * (k1 + 1.0);
                 let denominator = tf + k1 * (1.0 - b + b * (f64::from(len) / avgdl));
@@ -309,7 +315,7 @@ mod tests {
         ]);
         assert_eq!(index.avgdl(), 7.0);
         let github = vocab.get("github").unwrap();
-        assert_eq!(index.df(github as u32), 2);
+        assert_eq!(index.df(github), 2);
         assert!((index.idf(2) - 1.02962).abs() < 1e-5);
         let r = query(&index, &vocab, "github issue");
         assert_eq!(r.iter().map(|x| x.0).collect::<Vec<_>>(), [0, 1, 2]);

@@ -85,7 +85,7 @@ pub fn is_array_index(key: &str) -> bool {
     if key.len() > 1 && key.starts_with('0') {
         return false;
     }
-    key.parse::<u64>().map_or(false, |n| n < u64::from(u32::MAX))
+    key.parse::<u64>().is_ok_and(|n| n < u64::from(u32::MAX))
 }
 
 /// Reusable buffers for tokenizing many documents.
@@ -119,7 +119,12 @@ fn entries_with_params(entries: Vec<ToolEntry>, params: Option<Vec<String>>) -> 
 #[derive(Debug)]
 enum Ranker {
     Compatible { vocab: Arc<Vocab>, index: Bm25Index },
-    Enhanced(EnhancedIndex),
+    Enhanced(Box<EnhancedIndex>),
+}
+
+/// `score > min`, with NaN on either side counting as not above (as in JavaScript).
+fn above(score: f64, min: f64) -> bool {
+    score.partial_cmp(&min) == Some(std::cmp::Ordering::Greater)
 }
 
 /// Why a static catalog cannot resolve names unambiguously. The messages use the wording
@@ -219,7 +224,7 @@ impl ToolCatalog {
             })
             .collect();
         let index = EnhancedIndex::build(&field_docs);
-        Self { entries, key_pos, first_id_pos, ranker: Ranker::Enhanced(index), slot_entry }
+        Self { entries, key_pos, first_id_pos, ranker: Ranker::Enhanced(Box::new(index)), slot_entry }
     }
 
     /// The catalog of `{ ...base.tools, ...resolved }`: a resolved key replaces the base
@@ -367,7 +372,7 @@ impl ToolCatalog {
         let walk = |ranked: &[(u32, f64)]| {
             let mut hits = Vec::new();
             for &(slot, score) in ranked {
-                if !(score > params.min_score) {
+                if !above(score, params.min_score) {
                     continue;
                 }
                 let doc_entry = &self.entries[self.slot_entry[slot as usize] as usize];
@@ -420,7 +425,7 @@ impl ToolCatalog {
 
         let mut hits = Vec::new();
         for scored in boosted {
-            if !(scored.score > params.min_score) {
+            if !above(scored.score, params.min_score) {
                 continue;
             }
             let doc_pos = self.slot_entry[scored.slot as usize] as usize;

@@ -139,11 +139,12 @@ impl InMemoryStore {
     }
 
     pub fn cleanup_at(&self, ttl_ms: f64, now: f64) -> usize {
-        if !(ttl_ms > 0.0) {
+        // NaN compares false both ways, as in JavaScript: no cleanup, nothing evicted.
+        if ttl_ms.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return 0;
         }
         let before = self.threads.len();
-        self.threads.retain(|_, s| !(now - s.last_accessed > ttl_ms));
+        self.threads.retain(|_, s| (now - s.last_accessed).partial_cmp(&ttl_ms) != Some(std::cmp::Ordering::Greater));
         before - self.threads.len()
     }
 

@@ -1,14 +1,23 @@
-//! Field-weighted BM25 (BM25F) over analysed units.
+//! Field-weighted BM25 (BM25F) over analysed units, re-weighted by how much of each
+//! document the query covers.
 //!
 //! Per field, term frequencies are length-normalised and weighted, summed into one pseudo
 //! frequency, then saturated once (Robertson & Zaragoza's BM25F). All of that depends only
 //! on the document, so each posting stores its final saturated value and a query costs one
 //! multiply-add per posting.
+//!
+//! Coverage: BM25 rewards a document for each query word it contains but not for how much
+//! of the document those words account for. A tool whose short name or description is
+//! mostly matched by the query is a better answer than one that shares a single word with
+//! it, so per field the score is multiplied by `1 + w · (idf mass of the field's distinct
+//! words that the query matched / idf mass of all of them)`.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::sync::OnceLock;
 
-use super::analyzer::{analyze, analyze_to_vec, is_cjk, word_unit, Unit};
+use rustc_hash::FxHashMap;
+
+use super::analyzer::{is_cjk, stem, tokenize, Token};
 use super::fuzzy::FuzzyIndex;
 
 /// Searchable fields of a tool or skill.
@@ -67,25 +76,18 @@ pub struct Tuning {
     pub prefix_ratio: f32,
     /// Exponent on the idf (above 1 favours rare words more).
     pub idf_pow: f32,
-    /// Coverage: scores are multiplied by (idf-weighted share of query words matched)^coord.
-    pub coord: f32,
-    /// Share of a word's coverage credit given for a prefix/typo match only.
-    pub coord_weak: f32,
-    /// 0: each query word counts 1 in the coverage; 1: it counts its idf.
-    pub coord_idf: f32,
-    /// experimental: per-term contribution exponent
-    pub term_pow: f32,
-    pub decompound: f32,
-    pub pos_ramp: f32,
+    /// Per-field coverage weight `w` (see the module docs); 0 turns a field's factor off.
+    pub coverage: [f32; FIELDS],
 }
 
 /// Tuned on the even (0-based) query lines of the MetaTool set only; see
-/// `examples/quality.rs`. Nothing here refers to that set's tools or words.
+/// `examples/quality.rs`. Nothing here refers to that set's tools or words. Coverage for
+/// Params, Body and References is off: that set has no such fields to tune it on.
 impl Default for Tuning {
     fn default() -> Self {
         Self {
-            field_weight: [2.5, 1.0, 0.6, 0.8, 0.4],
-            field_b: [0.4, 0.15, 0.75, 0.75, 0.75],
+            field_weight: [1.2, 1.0, 0.6, 0.8, 0.4],
+            field_b: [0.4, 0.0, 0.75, 0.75, 0.75],
             k1: 4.0,
             w_stem: 1.0,
             w_surface: 0.05,
@@ -97,12 +99,7 @@ impl Default for Tuning {
             prefix_min: 3.0,
             prefix_ratio: 0.65,
             idf_pow: 1.5,
-            coord: 0.0,
-            coord_weak: 0.5,
-            coord_idf: 1.0,
-            term_pow: 1.0,
-            decompound: 0.0,
-            pos_ramp: 0.0,
+            coverage: [0.7, 1.0, 0.0, 0.0, 0.0],
         }
     }
 }
@@ -110,7 +107,6 @@ impl Default for Tuning {
 const MAX_CJK_EXPANSIONS: usize = 64;
 const MAX_FUZZY: usize = 3;
 const MAX_PREFIX: usize = 128;
-
 
 /// One document: its fields' text. A field may repeat; its texts are concatenated.
 #[derive(Debug, Clone, Default)]
@@ -128,31 +124,49 @@ impl FieldDoc {
 pub struct EnhancedIndex {
     tuning: Tuning,
     docs: usize,
-    dict: HashMap<Box<str>, u32>,
+    dict: FxHashMap<Box<str>, u32>,
     idf: Vec<f32>,
     /// CSR postings: term t's postings are `offsets[t]..offsets[t+1]`, by ascending doc
     offsets: Vec<u32>,
     post_doc: Vec<u32>,
     post_val: Vec<f32>,
+    /// per posting: bit f set when the term is a word (stem) or CJK unit of field f, for
+    /// fields with a coverage weight
+    post_cov: Vec<u8>,
+    /// per document and field: idf mass of the field's distinct words (coverage denominator)
+    cov_mass: Vec<[f32; FIELDS]>,
+    /// (surface term, term it stands for) of words a typo may be matched against
+    fuzzy_terms: Vec<(u32, u32)>,
+    /// ASCII word stems of 3+ letters, for prefix relations
+    stem_terms: Vec<u32>,
+    /// Lookup structures only some queries need, built by the first one that does: a
+    /// catalog that is built and rarely searched never pays for them.
+    lazy: OnceLock<Lazy>,
+}
+
+#[derive(Debug, Default)]
+struct Lazy {
     fuzzy: FuzzyIndex,
-    /// ASCII word stems, sorted, for prefix relations
+    /// `stem_terms` with their text, sorted by text
     stems: Vec<(Box<str>, u32)>,
     /// CJK character → bigram terms containing it (for one-character query runs)
-    cjk_bigrams: HashMap<char, Vec<u32>>,
+    cjk_bigrams: FxHashMap<char, Vec<u32>>,
 }
 
 thread_local! {
-    /// Per-thread score accumulator, reused across queries and indexes.
-    static SCRATCH: RefCell<(Vec<f32>, Vec<u64>, Vec<u32>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    /// Per-thread accumulators (score, matched idf mass per field), reused across queries
+    /// and indexes, and the documents touched.
+    static SCRATCH: RefCell<(Vec<f32>, Vec<[f32; FIELDS]>, Vec<u32>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 struct Builder {
-    dict: HashMap<Box<str>, u32>,
-    /// term → is it a fuzzy target (surface word or whole identifier) and its stem term
-    fuzzy_terms: Vec<(String, u32)>,
+    dict: FxHashMap<Box<str>, u32>,
+    /// Surface word → (stem term, surface term): most words repeat across documents, so
+    /// each distinct word is stemmed and looked up once.
+    words: FxHashMap<Box<str>, (u32, u32)>,
+    fuzzy_terms: Vec<(u32, u32)>,
     fuzzy_seen: Vec<bool>,
     stem_terms: Vec<u32>,
-    stem_seen: Vec<bool>,
 }
 
 impl Builder {
@@ -163,65 +177,69 @@ impl Builder {
         let id = self.dict.len() as u32;
         self.dict.insert(term.into(), id);
         self.fuzzy_seen.push(false);
-        self.stem_seen.push(false);
         id
+    }
+
+    /// Registers `surface` (term `sid`) as a typo target standing for `target`.
+    fn fuzzy_candidate(&mut self, surface: &str, sid: u32, target: u32) {
+        if !self.fuzzy_seen[sid as usize] && fuzzy_eligible(surface) {
+            self.fuzzy_seen[sid as usize] = true;
+            self.fuzzy_terms.push((sid, target));
+        }
+    }
+
+    fn word(&mut self, surface: &str) -> (u32, u32) {
+        if let Some(&ids) = self.words.get(surface) {
+            return ids;
+        }
+        let st = stem(surface);
+        let sid = self.intern(&st);
+        let fid = if *st == *surface { sid } else { self.intern(surface) };
+        // first sighting of this word: the stem may be new too
+        if st.len() >= 3 && st.bytes().all(|c| c.is_ascii_alphabetic()) && !self.stem_terms.contains(&sid) {
+            self.stem_terms.push(sid);
+        }
+        self.fuzzy_candidate(surface, fid, sid);
+        self.words.insert(surface.into(), (sid, fid));
+        (sid, fid)
     }
 }
 
-/// Names written as one run-together word (`socialsearch`) also index the words they are
-/// made of, when the rest of the catalog's vocabulary spells them out completely.
-fn decompound_names(analysed: &mut [Vec<(usize, Vec<Unit>)>]) {
-    const MIN_PART: usize = 3;
-    const MIN_WORD: usize = 6;
-    let mut vocab: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for doc in analysed.iter() {
-        for (_, units) in doc {
-            for u in units {
-                if let Unit::Word { surface, .. } = u {
-                    if surface.len() >= MIN_PART && surface.bytes().all(|c| c.is_ascii_lowercase()) {
-                        vocab.insert(surface.clone());
-                    }
-                }
-            }
+/// Term counts of all documents, flattened: document d's entries are
+/// `start[d]..start[d+1]`, each term once.
+struct DocTerms {
+    start: Vec<u32>,
+    term: Vec<u32>,
+    tf: Vec<[u16; FIELDS]>,
+    cov: Vec<u8>,
+    /// term → 1 + its entry index in the current document, 0 when absent
+    slot_of: Vec<u32>,
+}
+
+impl DocTerms {
+    fn bump(&mut self, id: u32, f: usize, cov_bit: u8) {
+        let id = id as usize;
+        if self.slot_of.len() <= id {
+            self.slot_of.resize((id + 1).max(self.slot_of.len() * 2), 0);
         }
+        let s = &mut self.slot_of[id];
+        if *s == 0 {
+            self.term.push(id as u32);
+            self.tf.push([0; FIELDS]);
+            self.cov.push(0);
+            *s = self.term.len() as u32;
+        }
+        let e = *s as usize - 1;
+        self.tf[e][f] = self.tf[e][f].saturating_add(1);
+        self.cov[e] |= cov_bit;
     }
-    for doc in analysed.iter_mut() {
-        for (f, units) in doc.iter_mut() {
-            if *f != Field::Name.idx() {
-                continue;
-            }
-            let mut extra = Vec::new();
-            for u in units.iter() {
-                let Unit::Word { surface, .. } = u else { continue };
-                let w = surface.as_bytes();
-                if w.len() < MIN_WORD || w.len() > 40 || !w.iter().all(|c| c.is_ascii_lowercase()) {
-                    continue;
-                }
-                // fewest parts covering the word; best[i] = (parts, start of last part)
-                let n = w.len();
-                let mut best: Vec<Option<(u32, usize)>> = vec![None; n + 1];
-                best[0] = Some((0, 0));
-                for i in MIN_PART..=n {
-                    for j in 0..=i - MIN_PART {
-                        let Some((k, _)) = best[j] else { continue };
-                        if (j, i) != (0, n) && vocab.contains(&surface[j..i]) && best[i].is_none_or(|(b, _)| k + 1 < b) {
-                            best[i] = Some((k + 1, j));
-                        }
-                    }
-                }
-                if best[n].is_some() {
-                    let mut i = n;
-                    let mut parts = Vec::new();
-                    while i > 0 {
-                        let (_, j) = best[i].unwrap_or((0, 0));
-                        parts.push(&surface[j..i]);
-                        i = j;
-                    }
-                    extra.extend(parts.into_iter().rev().map(|p| word_unit(p.to_owned())));
-                }
-            }
-            units.extend(extra);
+
+    fn end_doc(&mut self) {
+        let from = *self.start.last().unwrap_or(&0) as usize;
+        for &t in &self.term[from..] {
+            self.slot_of[t as usize] = 0;
         }
+        self.start.push(self.term.len() as u32);
     }
 }
 
@@ -230,47 +248,21 @@ fn fuzzy_eligible(text: &str) -> bool {
     text.chars().count() >= 3 && text.chars().all(char::is_alphabetic)
 }
 
-/// Query-word group for terms that count toward no word's coverage (joined identifiers).
-const NO_GROUP: u8 = u8::MAX;
-/// Coverage tracks at most this many distinct query words (bits of two u32 masks).
-const MAX_GROUPS: usize = 32;
-
-#[derive(Clone, Copy)]
-struct QueryTerm {
-    term: u32,
-    weight: f32,
-    group: u8,
-    /// The word itself (stem, surface, CJK unit) rather than a prefix/typo relative.
-    strong: bool,
-}
-
-/// Weighted query terms, each term once (highest weight kept), with the query word
-/// ("group") each came from, for coverage.
+/// Weighted query terms, each term once (highest weight kept); `covers`: the term is a
+/// query word itself (not a relative, typo or joined form), so it counts toward coverage.
 #[derive(Default)]
 struct QueryTerms {
-    terms: Vec<QueryTerm>,
-    /// per group: its weight in the coverage denominator
-    group_weight: Vec<f32>,
-    cur: Option<u8>,
+    terms: Vec<(u32, f32, bool)>,
 }
 
 impl QueryTerms {
-    /// Starts a new query word; `None` when too many words already.
-    fn open_group(&mut self) {
-        self.cur = (self.group_weight.len() < MAX_GROUPS).then(|| {
-            self.group_weight.push(0.0);
-            (self.group_weight.len() - 1) as u8
-        });
-    }
-
-    fn add(&mut self, term: u32, weight: f32, strong: bool) {
-        let group = self.cur.unwrap_or(NO_GROUP);
-        match self.terms.iter_mut().find(|x| x.term == term) {
+    fn add(&mut self, term: u32, weight: f32, covers: bool) {
+        match self.terms.iter_mut().find(|x| x.0 == term) {
             Some(x) => {
-                x.weight = x.weight.max(weight);
-                x.strong |= strong;
+                x.1 = x.1.max(weight);
+                x.2 |= covers;
             }
-            None => self.terms.push(QueryTerm { term, weight, group, strong }),
+            None => self.terms.push((term, weight, covers)),
         }
     }
 }
@@ -285,72 +277,51 @@ impl EnhancedIndex {
     pub fn build_tuned(docs: &[FieldDoc], tuning: Tuning) -> Self {
         let (field_weight, field_b, k1) = (tuning.field_weight, tuning.field_b, tuning.k1);
         let mut b = Builder {
-            dict: HashMap::new(),
+            dict: FxHashMap::default(),
+            words: FxHashMap::default(),
             fuzzy_terms: Vec::new(),
             fuzzy_seen: Vec::new(),
             stem_terms: Vec::new(),
-            stem_seen: Vec::new(),
         };
-        // per doc: (term, per-field tf) and per-field lengths
-        let mut doc_terms: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(docs.len());
+        // a rough guess of a dozen distinct terms per document saves most regrowth
+        let guess = docs.len() * 12;
+        let mut dt = DocTerms {
+            start: Vec::with_capacity(docs.len() + 1),
+            term: Vec::with_capacity(guess),
+            tf: Vec::with_capacity(guess),
+            cov: Vec::with_capacity(guess),
+            slot_of: Vec::new(),
+        };
+        dt.start.push(0);
         let mut doc_lens: Vec<[u32; FIELDS]> = Vec::with_capacity(docs.len());
-        let mut slot_of: Vec<u32> = Vec::new(); // term → 1 + position in the current doc's list
-        let mut analysed: Vec<Vec<(usize, Vec<Unit>)>> = docs
-            .iter()
-            .map(|doc| doc.fields.iter().map(|(field, text)| (field.idx(), analyze_to_vec(text))).collect())
-            .collect();
-        if tuning.decompound > 0.0 {
-            decompound_names(&mut analysed);
-        }
-        for doc in &analysed {
-            let mut terms: Vec<(u32, [u16; FIELDS])> = Vec::new();
+        for doc in docs {
             let mut lens = [0u32; FIELDS];
-            for (f, units) in doc {
-                let f = *f;
-                lens[f] = lens[f].saturating_add(units.len() as u32);
-                let mut bump = |b: &mut Builder, terms: &mut Vec<(u32, [u16; FIELDS])>, t: &str| -> u32 {
-                    let id = b.intern(t);
-                    if slot_of.len() < b.dict.len() {
-                        slot_of.resize(b.dict.len(), 0);
-                    }
-                    let s = &mut slot_of[id as usize];
-                    if *s == 0 {
-                        terms.push((id, [0; FIELDS]));
-                        *s = terms.len() as u32;
-                    }
-                    let tf = &mut terms[*s as usize - 1].1[f];
-                    *tf = tf.saturating_add(1);
-                    id
-                };
-                for unit in units {
-                    let mut stem_id = None;
-                    unit.for_each_term(|t| {
-                        let id = bump(&mut b, &mut terms, t);
-                        stem_id.get_or_insert(id);
-                    });
-                    if let (Unit::Word { stem, .. }, Some(sid)) = (unit, stem_id) {
-                        if !b.stem_seen[sid as usize] && stem.len() >= 3 && stem.bytes().all(|c| c.is_ascii_alphabetic()) {
-                            b.stem_seen[sid as usize] = true;
-                            b.stem_terms.push(sid);
+            for (field, text) in &doc.fields {
+                let f = field.idx();
+                let cov_bit = if tuning.coverage[f] > 0.0 { 1u8 << f } else { 0 };
+                tokenize(text, &mut |tok| {
+                    lens[f] = lens[f].saturating_add(1);
+                    match tok {
+                        Token::Word(w) => {
+                            let (sid, fid) = b.word(w);
+                            dt.bump(sid, f, cov_bit);
+                            if fid != sid {
+                                dt.bump(fid, f, 0);
+                            }
+                        }
+                        Token::Whole(w) => {
+                            let id = b.intern(w);
+                            dt.bump(id, f, 0);
+                            b.fuzzy_candidate(w, id, id);
+                        }
+                        Token::Cjk(w) => {
+                            let id = b.intern(w);
+                            dt.bump(id, f, cov_bit);
                         }
                     }
-                    let (surface, target) = match unit {
-                        Unit::Word { surface, .. } => (surface.as_str(), stem_id),
-                        Unit::Whole(t) => (t.as_str(), stem_id),
-                        Unit::Cjk(_) => continue,
-                    };
-                    if let (Some(target), Some(sid)) = (target, b.dict.get(surface).copied()) {
-                        if !b.fuzzy_seen[sid as usize] && fuzzy_eligible(surface) {
-                            b.fuzzy_seen[sid as usize] = true;
-                            b.fuzzy_terms.push((surface.to_owned(), target));
-                        }
-                    }
-                }
+                });
             }
-            for &(t, _) in &terms {
-                slot_of[t as usize] = 0;
-            }
-            doc_terms.push(terms);
+            dt.end_doc();
             doc_lens.push(lens);
         }
 
@@ -370,31 +341,11 @@ impl EnhancedIndex {
         }
 
         let mut offsets = vec![0u32; n_terms + 1];
-        for terms in &doc_terms {
-            for &(t, _) in terms {
-                offsets[t as usize + 1] += 1;
-            }
+        for &t in &dt.term {
+            offsets[t as usize + 1] += 1;
         }
         for t in 0..n_terms {
             offsets[t + 1] += offsets[t];
-        }
-        let total = offsets[n_terms] as usize;
-        let mut post_doc = vec![0u32; total];
-        let mut post_val = vec![0f32; total];
-        let mut fill: Vec<u32> = offsets[..n_terms].to_vec();
-        for (d, terms) in doc_terms.iter().enumerate() {
-            let lens = &doc_lens[d];
-            let mut norm = [0f32; FIELDS];
-            for f in 0..FIELDS {
-                norm[f] = field_weight[f] / (1.0 - field_b[f] + field_b[f] * (f64::from(lens[f]) / avg[f]) as f32);
-            }
-            for &(t, tf) in terms {
-                let pseudo: f32 = (0..FIELDS).map(|f| f32::from(tf[f]) * norm[f]).sum();
-                let pos = fill[t as usize] as usize;
-                fill[t as usize] += 1;
-                post_doc[pos] = d as u32;
-                post_val[pos] = pseudo * (k1 + 1.0) / (k1 + pseudo);
-            }
         }
         let n = docs.len() as f64;
         let idf: Vec<f32> = (0..n_terms)
@@ -403,36 +354,75 @@ impl EnhancedIndex {
                 (((n - df + 0.5) / (df + 0.5) + 1.0).ln() as f32).powf(tuning.idf_pow)
             })
             .collect();
-
-        let mut cjk_bigrams: HashMap<char, Vec<u32>> = HashMap::new();
-        let mut cjk_terms: Vec<(&str, u32)> = b
-            .dict
-            .iter()
-            .filter(|(k, _)| k.chars().count() == 2 && k.chars().all(is_cjk))
-            .map(|(k, &v)| (&**k, v))
-            .collect();
-        cjk_terms.sort_unstable_by_key(|&(_, id)| id);
-        for (k, id) in cjk_terms {
-            let mut chars = k.chars();
-            if let (Some(a), Some(c)) = (chars.next(), chars.next()) {
-                cjk_bigrams.entry(a).or_default().push(id);
-                if c != a {
-                    cjk_bigrams.entry(c).or_default().push(id);
+        let total = offsets[n_terms] as usize;
+        let mut post_doc = vec![0u32; total];
+        let mut post_val = vec![0f32; total];
+        let mut post_cov = vec![0u8; total];
+        let mut cov_mass = vec![[0f32; FIELDS]; docs.len()];
+        let mut fill: Vec<u32> = offsets[..n_terms].to_vec();
+        for (d, lens) in doc_lens.iter().enumerate() {
+            let mut norm = [0f32; FIELDS];
+            for f in 0..FIELDS {
+                norm[f] = field_weight[f] / (1.0 - field_b[f] + field_b[f] * (f64::from(lens[f]) / avg[f]) as f32);
+            }
+            let (from, to) = (dt.start[d] as usize, dt.start[d + 1] as usize);
+            for e in from..to {
+                let (t, tf, cov) = (dt.term[e] as usize, &dt.tf[e], dt.cov[e]);
+                let pseudo: f32 = (0..FIELDS).map(|f| f32::from(tf[f]) * norm[f]).sum();
+                let pos = fill[t] as usize;
+                fill[t] += 1;
+                post_doc[pos] = d as u32;
+                post_val[pos] = pseudo * (k1 + 1.0) / (k1 + pseudo);
+                post_cov[pos] = cov;
+                if cov != 0 {
+                    for (f, m) in cov_mass[d].iter_mut().enumerate() {
+                        if cov >> f & 1 == 1 {
+                            *m += idf[t];
+                        }
+                    }
                 }
             }
         }
+        Self {
+            tuning,
+            docs: docs.len(),
+            dict: b.dict,
+            idf,
+            offsets,
+            post_doc,
+            post_val,
+            post_cov,
+            cov_mass,
+            fuzzy_terms: b.fuzzy_terms,
+            stem_terms: b.stem_terms,
+            lazy: OnceLock::new(),
+        }
+    }
 
-        let mut stems: Vec<(Box<str>, u32)> = b.stem_terms.iter().map(|&id| (id, id)).map(|(_, id)| (Box::<str>::from(""), id)).collect();
-        let mut names: Vec<Option<&str>> = vec![None; n_terms];
-        for (k, &v) in &b.dict {
-            names[v as usize] = Some(k);
-        }
-        for st in &mut stems {
-            st.0 = names[st.1 as usize].unwrap_or("").into();
-        }
-        stems.sort();
-        let fuzzy = FuzzyIndex::build(b.fuzzy_terms);
-        Self { tuning, docs: docs.len(), stems, dict: b.dict, idf, offsets, post_doc, post_val, fuzzy, cjk_bigrams }
+    fn lazy(&self) -> &Lazy {
+        self.lazy.get_or_init(|| {
+            let mut names: Vec<&str> = vec![""; self.dict.len()];
+            for (k, &v) in &self.dict {
+                names[v as usize] = k;
+            }
+            let fuzzy = FuzzyIndex::build(self.fuzzy_terms.iter().map(|&(s, t)| (names[s as usize].to_owned(), t)).collect());
+            let mut stems: Vec<(Box<str>, u32)> = self.stem_terms.iter().map(|&id| (names[id as usize].into(), id)).collect();
+            stems.sort_unstable();
+            let mut cjk_bigrams: FxHashMap<char, Vec<u32>> = FxHashMap::default();
+            // ascending term id, so expansions are taken in first-indexed order
+            for (id, k) in names.iter().enumerate() {
+                let mut chars = k.chars();
+                if let (Some(a), Some(c), None) = (chars.next(), chars.next(), chars.next()) {
+                    if is_cjk(a) && is_cjk(c) {
+                        cjk_bigrams.entry(a).or_default().push(id as u32);
+                        if c != a {
+                            cjk_bigrams.entry(c).or_default().push(id as u32);
+                        }
+                    }
+                }
+            }
+            Lazy { fuzzy, stems, cjk_bigrams }
+        })
     }
 
     /// Number of documents.
@@ -444,73 +434,48 @@ impl EnhancedIndex {
         self.docs == 0
     }
 
-    /// Weighted term ids for a query, grouped by query word.
+    /// Weighted term ids for a query.
     fn query_terms(&self, query: &str) -> QueryTerms {
-        let mut units = Vec::new();
-        analyze(query, &mut units);
         let tu = &self.tuning;
         let mut q = QueryTerms::default();
-        for unit in &units {
-            match unit {
-                Unit::Word { surface, stem } => {
-                    q.open_group();
-                    // Documents index a word's stem and, when different, its surface form,
-                    // so a surface hit implies a stem hit: the surface weight is a bonus.
-                    let s = self.dict.get(stem.as_str()).copied();
-                    let f = if surface != stem { self.dict.get(surface.as_str()).copied() } else { None };
-                    if s.is_none() && f.is_none() {
-                        self.add_fuzzy(surface, &mut q);
-                    }
-                    if let Some(s) = s {
-                        q.add(s, tu.w_stem, true);
-                    }
-                    if let Some(f) = f {
-                        q.add(f, tu.w_surface, true);
-                    }
-                    if tu.w_prefix > 0.0 {
-                        self.add_prefix_relatives(stem, &mut q);
-                    }
+        tokenize(query, &mut |tok| match tok {
+            Token::Word(surface) => {
+                let stem = stem(surface);
+                // Documents index a word's stem and, when different, its surface form,
+                // so a surface hit implies a stem hit: the surface weight is a bonus.
+                let s = self.dict.get(&*stem).copied();
+                let f = if *stem != *surface { self.dict.get(surface).copied() } else { None };
+                if s.is_none() && f.is_none() {
+                    self.add_fuzzy(surface, &mut q);
                 }
-                Unit::Whole(t) => {
-                    // the parts were already counted as words
-                    q.cur = None;
-                    match self.dict.get(t.as_str()) {
-                        Some(&id) => q.add(id, tu.w_whole, true),
-                        None => self.add_fuzzy(t, &mut q),
-                    }
+                if let Some(s) = s {
+                    q.add(s, tu.w_stem, true);
                 }
-                Unit::Cjk(t) => {
-                    q.open_group();
-                    match self.dict.get(t.as_str()) {
-                        Some(&id) => q.add(id, tu.w_cjk, true),
-                        None => {
-                            let mut chars = t.chars();
-                            if let (Some(c), None) = (chars.next(), chars.next()) {
-                                if let Some(list) = self.cjk_bigrams.get(&c) {
-                                    for &id in list.iter().take(MAX_CJK_EXPANSIONS) {
-                                        q.add(id, tu.w_cjk_expanded, false);
-                                    }
-                                }
+                if let Some(f) = f {
+                    q.add(f, tu.w_surface, false);
+                }
+                if tu.w_prefix > 0.0 {
+                    self.add_prefix_relatives(&stem, &mut q);
+                }
+            }
+            Token::Whole(t) => match self.dict.get(t) {
+                Some(&id) => q.add(id, tu.w_whole, false),
+                None => self.add_fuzzy(t, &mut q),
+            },
+            Token::Cjk(t) => match self.dict.get(t) {
+                Some(&id) => q.add(id, tu.w_cjk, true),
+                None => {
+                    let mut chars = t.chars();
+                    if let (Some(c), None) = (chars.next(), chars.next()) {
+                        if let Some(list) = self.lazy().cjk_bigrams.get(&c) {
+                            for &id in list.iter().take(MAX_CJK_EXPANSIONS) {
+                                q.add(id, tu.w_cjk_expanded, false);
                             }
                         }
                     }
                 }
-            }
-        }
-        if tu.pos_ramp != 0.0 {
-            let n = q.group_weight.len().max(1) as f32;
-            for qt in &mut q.terms {
-                if (qt.group as usize) < MAX_GROUPS {
-                    qt.weight *= 1.0 - tu.pos_ramp * (1.0 - (qt.group as f32 + 1.0) / n);
-                }
-            }
-        }
-        for qt in &q.terms {
-            if let Some(w) = q.group_weight.get_mut(qt.group as usize) {
-                let iw = if tu.coord_idf > 0.0 { self.idf[qt.term as usize] } else { 1.0 };
-                *w = w.max(iw);
-            }
-        }
+            },
+        });
         q
     }
 
@@ -524,8 +489,9 @@ impl EnhancedIndex {
         let w = self.tuning.w_prefix;
         let ratio = self.tuning.prefix_ratio;
         let head = &stem[..min];
-        let start = self.stems.partition_point(|(t, _)| &**t < head);
-        for (t, id) in self.stems[start..].iter().take_while(|(t, _)| t.starts_with(head)).take(MAX_PREFIX) {
+        let stems = &self.lazy().stems;
+        let start = stems.partition_point(|(t, _)| &**t < head);
+        for (t, id) in stems[start..].iter().take_while(|(t, _)| t.starts_with(head)).take(MAX_PREFIX) {
             if &**t == stem {
                 continue;
             }
@@ -541,22 +507,24 @@ impl EnhancedIndex {
         if !fuzzy_eligible(term) {
             return;
         }
-        for (target, d) in self.fuzzy.lookup(term, MAX_FUZZY) {
+        for (target, d) in self.lazy().fuzzy.lookup(term, MAX_FUZZY) {
             q.add(target, self.tuning.w_fuzzy[d.clamp(1, 2) - 1], false);
         }
     }
 
-    /// Per query term: (term, contribution) to `doc`'s score before coverage. Debugging aid.
+    /// Per matching query term: (term, its BM25F contribution to `doc`'s score before the
+    /// coverage factors). For the quality harness's miss analysis.
     #[doc(hidden)]
     pub fn explain(&self, query: &str, doc: u32) -> Vec<(String, f32)> {
-        let q = self.query_terms(query);
-        let name = |t: u32| self.dict.iter().find(|(_, &v)| v == t).map(|(k, _)| k.to_string()).unwrap_or_default();
+        let mut names: Vec<&str> = vec![""; self.dict.len()];
+        for (k, &v) in &self.dict {
+            names[v as usize] = k;
+        }
         let mut out = Vec::new();
-        for qt in &q.terms {
-            let t = qt.term as usize;
-            let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
+        for &(t, w, _) in &self.query_terms(query).terms {
+            let (a, b) = (self.offsets[t as usize] as usize, self.offsets[t as usize + 1] as usize);
             if let Ok(i) = self.post_doc[a..b].binary_search(&doc) {
-                out.push((name(qt.term), qt.weight * self.idf[t] * self.post_val[a + i]));
+                out.push((names[t as usize].to_owned(), w * self.idf[t as usize] * self.post_val[a + i]));
             }
         }
         out
@@ -576,59 +544,72 @@ impl EnhancedIndex {
         if q.terms.is_empty() {
             return Vec::new();
         }
-        let total: f32 = q.group_weight.iter().sum();
-        let coord = if total > 0.0 { self.tuning.coord } else { 0.0 };
-        let weak_share = self.tuning.coord_weak;
-        let tp = self.tuning.term_pow;
+        let coverage = self.tuning.coverage;
+        let any_coverage = coverage.iter().any(|&w| w > 0.0);
         SCRATCH.with(|cell| {
             let mut guard = cell.borrow_mut();
-            let (scores, masks, touched) = &mut *guard;
+            let (scores, matched, touched) = &mut *guard;
             if scores.len() < self.docs {
                 scores.resize(self.docs, 0.0);
-                masks.resize(self.docs, 0);
+                matched.resize(self.docs, [0.0; FIELDS]);
             }
             touched.clear();
-            for qt in &q.terms {
-                let t = qt.term as usize;
+            for &(t, w, covers) in &q.terms {
+                let t = t as usize;
                 let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
-                let qw = qt.weight * self.idf[t];
+                let qw = w * self.idf[t];
                 // a zero contribution would leave the score at 0 and re-list the document
                 if !(qw > 0.0) {
                     continue;
                 }
-                // low 32 bits: words matched by themselves; high: by a relative
-                let bit = if (qt.group as usize) < MAX_GROUPS { 1u64 << (qt.group as u32 + if qt.strong { 0 } else { 32 }) } else { 0 };
-                for (&d, &v) in self.post_doc[a..b].iter().zip(&self.post_val[a..b]) {
-                    let s = &mut scores[d as usize];
-                    if *s == 0.0 {
-                        touched.push(d);
+                let docs = &self.post_doc[a..b];
+                let vals = &self.post_val[a..b];
+                if covers && any_coverage {
+                    let credit = self.idf[t];
+                    for ((&d, &v), &c) in docs.iter().zip(vals).zip(&self.post_cov[a..b]) {
+                        let s = &mut scores[d as usize];
+                        if *s == 0.0 {
+                            touched.push(d);
+                        }
+                        *s += qw * v;
+                        if c != 0 {
+                            let m = &mut matched[d as usize];
+                            for (f, mf) in m.iter_mut().enumerate() {
+                                if c >> f & 1 == 1 {
+                                    *mf += credit;
+                                }
+                            }
+                        }
                     }
-                    *s += if tp == 1.0 { qw * v } else { (qw * v).powf(tp) };
-                    masks[d as usize] |= bit;
+                } else {
+                    for (&d, &v) in docs.iter().zip(vals) {
+                        let s = &mut scores[d as usize];
+                        if *s == 0.0 {
+                            touched.push(d);
+                        }
+                        *s += qw * v;
+                    }
                 }
             }
             let mut hits: Vec<(u32, f32)> = Vec::with_capacity(touched.len());
             for &d in touched.iter() {
-                let mut s = scores[d as usize];
-                if coord > 0.0 {
-                    let m = masks[d as usize];
-                    let (strong, weak) = (m as u32, (m >> 32) as u32 & !(m as u32));
-                    let mut cov = 0.0f32;
-                    for (g, &w) in q.group_weight.iter().enumerate() {
-                        if strong >> g & 1 == 1 {
-                            cov += w;
-                        } else if weak >> g & 1 == 1 {
-                            cov += weak_share * w;
+                let d_ = d as usize;
+                let mut s = scores[d_];
+                scores[d_] = 0.0;
+                if any_coverage {
+                    let (m, mass) = (&mut matched[d_], &self.cov_mass[d_]);
+                    for f in 0..FIELDS {
+                        if coverage[f] > 0.0 && mass[f] > 0.0 {
+                            s *= 1.0 + coverage[f] * (m[f] / mass[f]).min(1.0);
                         }
                     }
-                    s *= (cov / total).powf(coord);
+                    *m = [0.0; FIELDS];
                 }
-                hits.push((d, s));
-                scores[d as usize] = 0.0;
-                masks[d as usize] = 0;
+                if s > 0.0 {
+                    hits.push((d, s));
+                }
             }
             let cmp = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-            hits.retain(|h| h.1 > 0.0);
             if limit < hits.len() {
                 hits.select_nth_unstable_by(limit - 1, cmp);
                 hits.truncate(limit);
@@ -638,7 +619,6 @@ impl EnhancedIndex {
         })
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -746,7 +726,8 @@ mod tests {
 
     #[test]
     fn exact_terms_beat_typo_and_related_forms() {
-        let docs: Vec<FieldDoc> = ["calendar", "calendars of events", "calender tool"]
+        // equal lengths, so coverage is equal and the surface bonus decides
+        let docs: Vec<FieldDoc> = ["calendar of meetings", "calendars of events", "calender tool"]
             .iter()
             .map(|d| FieldDoc::new(vec![(Field::Description, (*d).into())]))
             .collect();

@@ -271,7 +271,7 @@ impl SkillIndex {
         let mut out = Vec::new();
         for (skill, score) in ranked {
             // `>=` as in compatible mode; a NaN minScore keeps nothing.
-            if !(score >= min_score) {
+            if score.is_nan() || min_score.is_nan() || score < min_score {
                 break;
             }
             if !self.names_unique {
