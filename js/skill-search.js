@@ -89,7 +89,64 @@ function toNumber(value) {
 }
 
 /**
- * Reads a skill set into entries and decides whether the native index must be rebuilt.
+ * Longest time between two full (list()-based) re-checks, in ms. In between, a request's
+ * re-check only re-gets the known skills (`skillsUnchanged`): that catches every refresh
+ * (Mastra re-parses all skills, so each `references` array is new), every removal and every
+ * in-place `addSkill()` update, but not a new skill added by `addSkill()` without a refresh,
+ * since nothing about the known skills changes. Such a skill appears at the first re-check
+ * (first search after a step 0) once this long has passed since the last full one.
+ * list() resolves every skill's real path (hundreds of ms at 1,000 skills) while get() of
+ * every skill costs a few ms; 5 s keeps list() off almost every request under load and
+ * matches Mastra's own 5 s glob re-walk interval for noticing new skill directories.
+ */
+const FULL_CHECK_INTERVAL_MS = 5000;
+
+/** What get() returned for a skill, as compared by the cheap re-check; null when missing. */
+function snapshotOf(skill) {
+  if (!skill || typeof skill !== 'object') return null;
+  return {
+    references: skill.references,
+    instructions: skill.instructions,
+    description: skill.description,
+    path: skill.path,
+  };
+}
+
+async function getSkill(skills, lookup) {
+  try {
+    return await skills.get(lookup);
+  } catch {
+    // Read like a missing skill, as the full read does.
+    return null;
+  }
+}
+
+/**
+ * Cheap re-check: whether re-getting every known skill returns what the last full read saw.
+ * `references` is compared by identity (a new array means the skill was re-parsed), the
+ * strings by value. Only usable when some skill has a `references` array to witness a
+ * refresh: with none (no skills, or a store without arrays) a refresh could go unseen.
+ */
+async function skillsUnchanged(skills, entries) {
+  if (!entries.some(e => e.snapshot && Array.isArray(e.snapshot.references))) return false;
+  const same = await Promise.all(
+    entries.map(async e => {
+      const now = snapshotOf(await getSkill(skills, e.lookup));
+      const was = e.snapshot;
+      if (!now || !was) return now === was;
+      return (
+        now.references === was.references &&
+        now.instructions === was.instructions &&
+        now.description === was.description &&
+        now.path === was.path
+      );
+    }),
+  );
+  return same.every(Boolean);
+}
+
+/**
+ * Full read: lists the skill set, reads it into entries (the index decides whether to rebuild).
  * Reference files are re-read only when `skill.references` is a new array, i.e. when the
  * workspace re-parsed the skill (which is when the reference re-indexes them too).
  */
@@ -106,12 +163,7 @@ async function readSkills(skills, previous) {
       const path = meta.path;
       // A name shared by several skills resolves to one winner; read each by its own path.
       const lookup = nameCounts.get(name) > 1 && typeof path === 'string' ? path : name;
-      let skill = null;
-      try {
-        skill = await skills.get(lookup);
-      } catch (error) {
-        skill = null;
-      }
+      const skill = await getSkill(skills, lookup);
       const instructions = skill && typeof skill.instructions === 'string' ? skill.instructions : '';
       const references = skill && Array.isArray(skill.references) ? skill.references : [];
       const prev = prevByKey.get(`${name}\u0000${path}`);
@@ -129,6 +181,8 @@ async function readSkills(skills, previous) {
         instructions,
         references,
         referenceTexts,
+        lookup,
+        snapshot: snapshotOf(skill),
       };
     }),
   );
@@ -190,7 +244,7 @@ function enhancedSuggestions(skillName, allSkills) {
  */
 class SkillSearchProcessor {
   // Our additions stay private so the instance's own keys match the reference's.
-  /** Native index state: { skills, substring, entries, metaMap, native, declaredDocuments } */
+  /** Native index state: { skills, substring, entries, metaMap, native, declaredDocuments, fullCheckAt } */
   #index = null;
   /** Bumped by every step-0 refresh; an index checked before the latest bump is stale. */
   #generation = 0;
@@ -328,6 +382,24 @@ class SkillSearchProcessor {
     const generation = this.#generation;
     const previous = this.#index && this.#index.skills === skills ? this.#index : null;
     const substring = this.#substringMode();
+
+    // Cheap path: the known skills are unchanged and a full check ran recently enough
+    // (a negative age means the wall clock went back; check fully rather than trust it).
+    const sinceFullCheck = previous ? Date.now() - previous.fullCheckAt : NaN;
+    if (
+      previous &&
+      previous.substring === substring &&
+      sinceFullCheck >= 0 &&
+      sinceFullCheck < FULL_CHECK_INTERVAL_MS &&
+      (await skillsUnchanged(skills, previous.entries))
+    ) {
+      this.#stats.checks++;
+      this.#checkedGeneration = generation;
+      this.#stats.lastCheckMs = performance.now() - started;
+      return previous;
+    }
+
+    const fullCheckAt = Date.now();
     const { list, entries } = await readSkills(skills, previous);
     this.#stats.checks++;
 
@@ -352,9 +424,13 @@ class SkillSearchProcessor {
         substring,
         this.#enhanced,
       );
-      index = { skills, substring, entries, metaMap: null, native, declaredDocuments };
+      index = { skills, substring, entries, metaMap: null, native, declaredDocuments, fullCheckAt };
       this.#stats.builds++;
       this.#stats.lastBuildMs = performance.now() - buildStart;
+    } else {
+      // Same content, but keep the new snapshots so the next cheap check compares with them.
+      index.entries = entries;
+      index.fullCheckAt = fullCheckAt;
     }
     // Descriptions come from list() like the reference's metaMap (a later duplicate wins).
     index.metaMap = new Map(list.map(s => [s.name, s]));

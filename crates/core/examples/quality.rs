@@ -124,7 +124,8 @@ impl Reader<'_> {
             }
             _ => {
                 let start = self.i;
-                while self.i < self.s.len() && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                while self.i < self.s.len() && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
                     self.i += 1;
                 }
                 std::str::from_utf8(&self.s[start..self.i])
@@ -253,7 +254,13 @@ impl Metrics {
         if let Some(p) = ranked.iter().take(10).position(rel) {
             self.mrr += 1.0 / (p as f64 + 1.0);
         }
-        let dcg: f64 = ranked.iter().take(10).enumerate().filter(|(_, d)| rel(d)).map(|(i, _)| 1.0 / (i as f64 + 2.0).log2()).sum();
+        let dcg: f64 = ranked
+            .iter()
+            .take(10)
+            .enumerate()
+            .filter(|(_, d)| rel(d))
+            .map(|(i, _)| 1.0 / (i as f64 + 2.0).log2())
+            .sum();
         let ideal: f64 = (0..relevant.len().min(10)).map(|i| 1.0 / (i as f64 + 2.0).log2()).sum();
         if ideal > 0.0 {
             self.ndcg += dcg / ideal;
@@ -278,7 +285,12 @@ fn compat_catalog(tools: &[Tool]) -> ToolCatalog {
         tools
             .iter()
             .enumerate()
-            .map(|(i, t)| ToolEntry { key: t.id.clone(), id: Some(t.id.clone()), description: t.description.clone(), handle: i as u32 })
+            .map(|(i, t)| ToolEntry {
+                key: t.id.clone(),
+                id: Some(t.id.clone()),
+                description: t.description.clone(),
+                handle: i as u32,
+            })
             .collect(),
     )
 }
@@ -351,15 +363,28 @@ fn main() {
             let relevant: Vec<u32> = q.relevant.iter().filter_map(|r| pos.get(r.as_str()).copied()).collect();
             let c: Vec<u32> = compat.search(&q.text, params()).iter().map(|h| h.handle).collect();
             let e: Vec<u32> = enhanced.search_top(&q.text, 10).iter().map(|h| h.0).collect();
-            if i % 2 == 0 && std::env::var("SHOW_MISSES").is_ok() && e.first().is_none_or(|d| !relevant.contains(d)) && (i / 2) % 40 == 0 {
+            if i % 2 == 0
+                && std::env::var("SHOW_MISSES").is_ok()
+                && e.first().is_none_or(|d| !relevant.contains(d))
+                && (i / 2) % 40 == 0
+            {
                 let name = |d: &u32| tools[*d as usize].id.as_str();
-                println!("MISS {:?} want {:?} got {:?}", q.text, q.relevant, e.iter().take(3).map(name).collect::<Vec<_>>());
+                println!(
+                    "MISS {:?} want {:?} got {:?}",
+                    q.text,
+                    q.relevant,
+                    e.iter().take(3).map(name).collect::<Vec<_>>()
+                );
                 if std::env::var("EXPLAIN").is_ok() {
                     if let Some(&top) = e.first() {
                         println!("   top {:?}", enhanced.explain(&q.text, top));
                     }
                     for &r in &relevant {
-                        println!("   rel {} {:?}", e.iter().position(|&d| d == r).map_or(-1, |p| p as i64), enhanced.explain(&q.text, r));
+                        println!(
+                            "   rel {} {:?}",
+                            e.iter().position(|&d| d == r).map_or(-1, |p| p as i64),
+                            enhanced.explain(&q.text, r)
+                        );
                     }
                 }
             }
@@ -374,7 +399,10 @@ fn main() {
             (t2 - t1).as_secs_f64() * 1e3
         );
         println!("split by 0-based line index i: report = odd i, tune = even i");
-        println!("{:<28} {:>6}  {:>8}  {:>8}  {:>9}  {:>7}  {:>7}", "mode / lines", "n", "recall@1", "recall@5", "recall@10", "MRR@10", "nDCG@10");
+        println!(
+            "{:<28} {:>6}  {:>8}  {:>8}  {:>9}  {:>7}  {:>7}",
+            "mode / lines", "n", "recall@1", "recall@5", "recall@10", "MRR@10", "nDCG@10"
+        );
         println!("{}", m[0][1].row("compatible  odd (report)"));
         println!("{}", m[1][1].row("enhanced    odd (report)"));
         println!("{}", m[0][0].row("compatible  even (tune)"));
@@ -385,7 +413,9 @@ fn main() {
         const N: usize = 10_000;
         let copies = N.div_ceil(tools.len());
         let big: Vec<Tool> = (0..copies)
-            .flat_map(|k| tools.iter().map(move |t| Tool { id: format!("{}_{k}", t.id), description: t.description.clone() }))
+            .flat_map(|k| {
+                tools.iter().map(move |t| Tool { id: format!("{}_{k}", t.id), description: t.description.clone() })
+            })
             .take(N)
             .collect();
         // builds: median of several, each from the same input (the catalog copies its

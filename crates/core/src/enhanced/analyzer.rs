@@ -55,20 +55,186 @@ pub enum Token<'a> {
 /// English stopwords (Snowball's list plus common contractions without apostrophes and
 /// a few modal verbs), sorted for binary search.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "arent", "as",
-    "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "cannot",
-    "cant", "could", "couldnt", "did", "didnt", "do", "does", "doesnt", "doing", "dont", "down", "during", "each",
-    "few", "for", "from", "further", "had", "hadnt", "has", "hasnt", "have", "havent", "having", "he", "hed",
-    "hell", "her", "here", "heres", "hers", "herself", "hes", "him", "himself", "his", "how", "hows", "i", "id",
-    "if", "ill", "im", "in", "into", "is", "isnt", "it", "its", "itself", "ive", "just", "lets", "may", "me",
-    "might", "more", "most", "must", "mustnt", "my", "myself", "no", "nor", "not", "now", "of", "off", "on",
-    "once", "only", "or", "other", "ought", "our", "ours", "ourselves", "out", "over", "own", "same", "shall",
-    "shant", "she", "shed", "shell", "shes", "should", "shouldnt", "so", "some", "such", "than", "that", "thats",
-    "the", "their", "theirs", "them", "themselves", "then", "there", "theres", "these", "they", "theyd",
-    "theyll", "theyre", "theyve", "this", "those", "through", "to", "too", "under", "until", "up", "very",
-    "was", "wasnt", "we", "wed", "well", "were", "werent", "weve", "what", "whats", "when", "whens", "where",
-    "wheres", "which", "while", "who", "whom", "whos", "why", "whys", "will", "with", "wont", "would",
-    "wouldnt", "you", "youd", "youll", "your", "youre", "yours", "yourself", "yourselves", "youve",
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "arent",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "cannot",
+    "cant",
+    "could",
+    "couldnt",
+    "did",
+    "didnt",
+    "do",
+    "does",
+    "doesnt",
+    "doing",
+    "dont",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "hadnt",
+    "has",
+    "hasnt",
+    "have",
+    "havent",
+    "having",
+    "he",
+    "hed",
+    "hell",
+    "her",
+    "here",
+    "heres",
+    "hers",
+    "herself",
+    "hes",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "hows",
+    "i",
+    "id",
+    "if",
+    "ill",
+    "im",
+    "in",
+    "into",
+    "is",
+    "isnt",
+    "it",
+    "its",
+    "itself",
+    "ive",
+    "just",
+    "lets",
+    "may",
+    "me",
+    "might",
+    "more",
+    "most",
+    "must",
+    "mustnt",
+    "my",
+    "myself",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "ought",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "same",
+    "shall",
+    "shant",
+    "she",
+    "shed",
+    "shell",
+    "shes",
+    "should",
+    "shouldnt",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "thats",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "theres",
+    "these",
+    "they",
+    "theyd",
+    "theyll",
+    "theyre",
+    "theyve",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "wasnt",
+    "we",
+    "wed",
+    "well",
+    "were",
+    "werent",
+    "weve",
+    "what",
+    "whats",
+    "when",
+    "whens",
+    "where",
+    "wheres",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "whos",
+    "why",
+    "whys",
+    "will",
+    "with",
+    "wont",
+    "would",
+    "wouldnt",
+    "you",
+    "youd",
+    "youll",
+    "your",
+    "youre",
+    "yours",
+    "yourself",
+    "yourselves",
+    "youve",
 ];
 
 pub fn is_stopword(word: &str) -> bool {
@@ -269,8 +435,12 @@ impl<'a> Iterator for AsciiWordBounds<'a> {
                 if joins(b[j]) {
                     j += 1;
                 } else if j + 1 < b.len()
-                    && ((b[j - 1].is_ascii_alphabetic() && b[j + 1].is_ascii_alphabetic() && matches!(b[j], b':' | b'.' | b'\''))
-                        || (b[j - 1].is_ascii_digit() && b[j + 1].is_ascii_digit() && matches!(b[j], b',' | b';' | b'.' | b'\'')))
+                    && ((b[j - 1].is_ascii_alphabetic()
+                        && b[j + 1].is_ascii_alphabetic()
+                        && matches!(b[j], b':' | b'.' | b'\''))
+                        || (b[j - 1].is_ascii_digit()
+                            && b[j + 1].is_ascii_digit()
+                            && matches!(b[j], b',' | b';' | b'.' | b'\'')))
                 {
                     j += 2;
                 } else {
@@ -453,17 +623,17 @@ mod tests {
 
     #[test]
     fn splits_identifiers_and_keeps_the_whole() {
-        assert_eq!(
-            analyze_to_vec("send_email"),
-            [word("send"), word("email"), Unit::Whole("sendemail".into())]
-        );
+        assert_eq!(analyze_to_vec("send_email"), [word("send"), word("email"), Unit::Whole("sendemail".into())]);
         assert_eq!(analyze_to_vec("createIssue"), [word("create"), word("issue"), Unit::Whole("createissue".into())]);
         assert_eq!(analyze_to_vec("kebab-case"), [word("kebab"), word("case"), Unit::Whole("kebabcase".into())]);
         assert_eq!(
             analyze_to_vec("HTTPServer2Go"),
             [word("http"), word("server"), word("go"), Unit::Whole("httpserver2go".into())]
         );
-        assert_eq!(analyze_to_vec("PDF_URLTool"), [word("pdf"), word("url"), word("tool"), Unit::Whole("pdfurltool".into())]);
+        assert_eq!(
+            analyze_to_vec("PDF_URLTool"),
+            [word("pdf"), word("url"), word("tool"), Unit::Whole("pdfurltool".into())]
+        );
     }
 
     #[test]
@@ -502,9 +672,23 @@ mod tests {
         let alphabet = b"aZ09_:.',;-/ +@#\"!?\t\r\nxY";
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut samples: Vec<String> = vec![
-            "send_email".into(), "a.b.c".into(), "a..b".into(), "1,000.5".into(), "don't".into(), "x:y:z".into(),
-            "_a".into(), "__".into(), "a_.b".into(), "3.14.15".into(), "e.g.".into(), "http://a.b/c?d=e#f".into(),
-            "a1.b2".into(), "1.a".into(), "a'1".into(), "1'2".into(), "a\r\nb  c".into(),
+            "send_email".into(),
+            "a.b.c".into(),
+            "a..b".into(),
+            "1,000.5".into(),
+            "don't".into(),
+            "x:y:z".into(),
+            "_a".into(),
+            "__".into(),
+            "a_.b".into(),
+            "3.14.15".into(),
+            "e.g.".into(),
+            "http://a.b/c?d=e#f".into(),
+            "a1.b2".into(),
+            "1.a".into(),
+            "a'1".into(),
+            "1'2".into(),
+            "a\r\nb  c".into(),
         ];
         for _ in 0..20_000 {
             let mut t = String::new();
@@ -534,10 +718,21 @@ mod tests {
 
     #[test]
     fn ascii_parts_match_camel_parts() {
-        let mut samples: Vec<String> =
-            ["HTTPServer2Go", "PDF_URLTool", "sendEmail", "a1B2c3", "ABC", "aB", "Ab", "x--yZ", "9", "iOS17Pro", "__a__"]
-                .map(String::from)
-                .to_vec();
+        let mut samples: Vec<String> = [
+            "HTTPServer2Go",
+            "PDF_URLTool",
+            "sendEmail",
+            "a1B2c3",
+            "ABC",
+            "aB",
+            "Ab",
+            "x--yZ",
+            "9",
+            "iOS17Pro",
+            "__a__",
+        ]
+        .map(String::from)
+        .to_vec();
         let alphabet = b"aZ09_.-bYQq";
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..20_000 {
@@ -563,11 +758,54 @@ mod tests {
     }
 
     #[test]
+    fn ascii_fast_path_matches_the_general_path() {
+        // one non-ASCII character (a dropped one-letter word) sends the whole text through
+        // NFKC, UAX #29 segmentation and Unicode case mapping
+        for text in [
+            "Send_Email to the user's HTTPServer2Go, e.g. 1,000.5 items; x:y a..b don't",
+            "PDF_URLTool createIssue kebab-case v2.0 __init__ C# node.js a/b+c@d#e",
+        ] {
+            assert_eq!(terms(text), terms(&format!("{text} é")), "{text}");
+        }
+        assert_eq!(stem("searching"), "search");
+        assert_eq!(stem("天气"), "天气");
+    }
+
+    #[test]
     fn odd_input_never_panics() {
         let samples = [
-            "", " ", "\u{0}", "\u{FEFF}", "\u{200D}", "a\u{301}", "ﷺ", "🏳️‍🌈", "\u{10FFFF}", "ǅungla", "İstanbul",
-            "x\u{0}y", "__--..", "'''", "a'b", "3.14.15", "A1B2C3", "ＡＢＣ１２３", "\u{E000}", "ß", "ﬃ",
-            "𠀀𠀁", "々", "ー", "・", "한", "ᄀᄀ", "e.g.", "e.", ".e", "-x-", "http://a.b/c?d=e#f",
+            "",
+            " ",
+            "\u{0}",
+            "\u{FEFF}",
+            "\u{200D}",
+            "a\u{301}",
+            "ﷺ",
+            "🏳️‍🌈",
+            "\u{10FFFF}",
+            "ǅungla",
+            "İstanbul",
+            "x\u{0}y",
+            "__--..",
+            "'''",
+            "a'b",
+            "3.14.15",
+            "A1B2C3",
+            "ＡＢＣ１２３",
+            "\u{E000}",
+            "ß",
+            "ﬃ",
+            "𠀀𠀁",
+            "々",
+            "ー",
+            "・",
+            "한",
+            "ᄀᄀ",
+            "e.g.",
+            "e.",
+            ".e",
+            "-x-",
+            "http://a.b/c?d=e#f",
         ];
         for s in samples {
             let _ = analyze_to_vec(s);

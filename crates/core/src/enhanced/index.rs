@@ -167,6 +167,7 @@ struct Builder {
     fuzzy_terms: Vec<(u32, u32)>,
     fuzzy_seen: Vec<bool>,
     stem_terms: Vec<u32>,
+    stem_seen: Vec<bool>,
 }
 
 impl Builder {
@@ -177,6 +178,7 @@ impl Builder {
         let id = self.dict.len() as u32;
         self.dict.insert(term.into(), id);
         self.fuzzy_seen.push(false);
+        self.stem_seen.push(false);
         id
     }
 
@@ -196,7 +198,8 @@ impl Builder {
         let sid = self.intern(&st);
         let fid = if *st == *surface { sid } else { self.intern(surface) };
         // first sighting of this word: the stem may be new too
-        if st.len() >= 3 && st.bytes().all(|c| c.is_ascii_alphabetic()) && !self.stem_terms.contains(&sid) {
+        if st.len() >= 3 && st.bytes().all(|c| c.is_ascii_alphabetic()) && !self.stem_seen[sid as usize] {
+            self.stem_seen[sid as usize] = true;
             self.stem_terms.push(sid);
         }
         self.fuzzy_candidate(surface, fid, sid);
@@ -282,6 +285,7 @@ impl EnhancedIndex {
             fuzzy_terms: Vec::new(),
             fuzzy_seen: Vec::new(),
             stem_terms: Vec::new(),
+            stem_seen: Vec::new(),
         };
         // a rough guess of a dozen distinct terms per document saves most regrowth
         let guess = docs.len() * 12;
@@ -405,8 +409,10 @@ impl EnhancedIndex {
             for (k, &v) in &self.dict {
                 names[v as usize] = k;
             }
-            let fuzzy = FuzzyIndex::build(self.fuzzy_terms.iter().map(|&(s, t)| (names[s as usize].to_owned(), t)).collect());
-            let mut stems: Vec<(Box<str>, u32)> = self.stem_terms.iter().map(|&id| (names[id as usize].into(), id)).collect();
+            let fuzzy =
+                FuzzyIndex::build(self.fuzzy_terms.iter().map(|&(s, t)| (names[s as usize].to_owned(), t)).collect());
+            let mut stems: Vec<(Box<str>, u32)> =
+                self.stem_terms.iter().map(|&id| (names[id as usize].into(), id)).collect();
             stems.sort_unstable();
             let mut cjk_bigrams: FxHashMap<char, Vec<u32>> = FxHashMap::default();
             // ascending term id, so expansions are taken in first-indexed order
@@ -758,10 +764,53 @@ mod tests {
         let empty = EnhancedIndex::build(&[]);
         assert!(empty.is_empty() && empty.search("anything").is_empty());
         // ties are broken by document index
-        let same: Vec<FieldDoc> = (0..4).map(|_| FieldDoc::new(vec![(Field::Description, "same words".into())])).collect();
+        let same: Vec<FieldDoc> =
+            (0..4).map(|_| FieldDoc::new(vec![(Field::Description, "same words".into())])).collect();
         let r = EnhancedIndex::build(&same).search("words");
         assert_eq!(r.iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
         assert!(r.windows(2).all(|w| w[0].1 == w[1].1));
+    }
+
+    #[test]
+    fn coverage_prefers_documents_the_query_explains() {
+        let docs: Vec<FieldDoc> = [
+            "weather forecast plus maps radar alerts tides pollen",
+            "weather forecast",
+            "天气预报 和 地图 雷达 警报 潮汐",
+            "天气预报",
+        ]
+        .iter()
+        .map(|d| FieldDoc::new(vec![(Field::Description, (*d).into())]))
+        .collect();
+        let idx = EnhancedIndex::build(&docs);
+        // no length normalisation on descriptions: BM25 alone ties these
+        let flat = EnhancedIndex::build_tuned(&docs, Tuning { coverage: [0.0; FIELDS], ..Tuning::default() });
+        for (q, short, long) in [("weather forecast", 1, 0), ("天氣預報", 3, 2)] {
+            let r = flat.search(q);
+            assert_eq!(r[0].1, r[1].1, "{q}");
+            let r = idx.search(q);
+            assert_eq!((r[0].0, r[1].0), (short, long), "{q}");
+            assert!(r[0].1 > r[1].1 * 1.5, "{q}");
+        }
+    }
+
+    #[test]
+    fn lazy_tables_are_shared_across_threads() {
+        let idx = index();
+        let queries = ["calender", "emial", "天", "幅", "scheduling meetings", "reposiotry"];
+        let expected: Vec<_> = {
+            let fresh = index();
+            queries.iter().map(|q| fresh.search(q)).collect()
+        };
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for (q, want) in queries.iter().zip(&expected) {
+                        assert_eq!(&idx.search(q), want, "{q}");
+                    }
+                });
+            }
+        });
     }
 
     #[test]
@@ -781,8 +830,23 @@ mod tests {
         let long_x = "x".repeat(10_000);
         let long_han = "天".repeat(500);
         let queries = [
-            "\u{0}", "\u{FEFF}email", "ｅｍａｉｌ", "🏳️‍🌈 email", "a\u{301}", "İstanbul", "ß", "々", "ー", "・", "ᄀ",
-            "𠀀𠀁𠀂", "\u{10FFFF}", "e.g.", "__init__", &long_x, &long_han,
+            "\u{0}",
+            "\u{FEFF}email",
+            "ｅｍａｉｌ",
+            "🏳️‍🌈 email",
+            "a\u{301}",
+            "İstanbul",
+            "ß",
+            "々",
+            "ー",
+            "・",
+            "ᄀ",
+            "𠀀𠀁𠀂",
+            "\u{10FFFF}",
+            "e.g.",
+            "__init__",
+            &long_x,
+            &long_han,
         ];
         for q in queries {
             let a = idx.search(q);
