@@ -185,22 +185,20 @@ function readStaticTools(tools, enhanced) {
  * NUL-joined string; a value containing NUL falls back to arrays.
  */
 function buildStaticCatalog(part) {
-  const width = part.params ? 4 : 3;
-  const fields = new Array(part.keys.length * width);
+  const enhanced = part.params !== undefined;
+  // String concatenation builds a rope that is flattened once when it crosses; it is
+  // several times faster than collecting fields and joining them.
+  let joined = '';
   for (let i = 0; i < part.keys.length; i++) {
-    fields[width * i] = part.keys[i];
-    fields[width * i + 1] = part.ids[i] ?? '';
-    fields[width * i + 2] = part.descriptions[i];
-    if (part.params) fields[width * i + 3] = part.params[i];
+    joined += (i === 0 ? '' : '\0') + part.keys[i] + '\0' + (part.ids[i] ?? '') + '\0' + part.descriptions[i];
+    if (enhanced) joined += '\0' + part.params[i];
   }
-  let catalog;
   try {
-    catalog = native.NativeToolCatalog.fromJoined(fields.join('\0'), part.keys.length, true, width === 4);
+    return native.NativeToolCatalog.fromJoined(joined, part.keys.length, true, enhanced);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(error.message);
-    catalog = new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params);
+    return new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params);
   }
-  return catalog;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -40,6 +40,11 @@ impl Vocab {
         self.terms.get(term).copied()
     }
 
+    /// An empty vocabulary with room for `capacity` terms (avoids rehashing while indexing).
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self { parent: None, terms: HashMap::with_capacity_and_hasher(capacity, Default::default()), next: 0 }
+    }
+
     pub fn intern(&mut self, term: &str) -> u32 {
         if let Some(id) = self.get(term) {
             return id;

@@ -70,8 +70,8 @@ pub struct SearchParams {
 #[derive(Debug)]
 pub struct ToolCatalog {
     entries: Vec<Entry>,
-    key_pos: HashMap<String, u32>,
-    first_id_pos: HashMap<String, u32>,
+    key_pos: StrIndex,
+    first_id_pos: StrIndex,
     ranker: Ranker,
     /// doc slot -> entry position of the tool that (last) indexed it
     slot_entry: Vec<u32>,
@@ -120,6 +120,57 @@ fn entries_with_params(entries: Vec<ToolEntry>, params: Option<Vec<String>>) -> 
 enum Ranker {
     Compatible { vocab: Arc<Vocab>, index: Bm25Index },
     Enhanced(Box<EnhancedIndex>),
+}
+
+/// Entry positions by a string field (key or id) without copying the strings: 64-bit hash
+/// -> position, verified against the entry; a different string with the same hash (in
+/// practice never) goes to an exact map.
+#[derive(Debug, Clone, Default)]
+struct StrIndex {
+    by_hash: HashMap<u64, u32>,
+    collided: HashMap<String, u32>,
+}
+
+impl StrIndex {
+    fn with_capacity(capacity: usize) -> Self {
+        Self { by_hash: HashMap::with_capacity_and_hasher(capacity, Default::default()), collided: HashMap::default() }
+    }
+
+    fn hash(s: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        s.hash(&mut h);
+        h.finish()
+    }
+
+    /// Records `pos` for `s`; with `replace`, a later position wins, else the first stays.
+    fn insert<'a>(&mut self, s: &str, pos: u32, field: impl Fn(u32) -> &'a str, replace: bool) {
+        match self.by_hash.entry(Self::hash(s)) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(pos);
+            }
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                if field(*o.get()) == s {
+                    if replace {
+                        o.insert(pos);
+                    }
+                } else if replace {
+                    self.collided.insert(s.to_owned(), pos);
+                } else {
+                    self.collided.entry(s.to_owned()).or_insert(pos);
+                }
+            }
+        }
+    }
+
+    fn get<'a>(&self, s: &str, field: impl Fn(u32) -> &'a str) -> Option<u32> {
+        let pos = *self.by_hash.get(&Self::hash(s))?;
+        if field(pos) == s {
+            Some(pos)
+        } else {
+            self.collided.get(s).copied()
+        }
+    }
 }
 
 /// `score > min`, with NaN on either side counting as not above (as in JavaScript).
@@ -189,9 +240,10 @@ impl ToolCatalog {
             Some(Ranker::Compatible { vocab, index }) => (Some(vocab.clone()), Some(index)),
             _ => (None, None),
         };
-        let mut vocab = base_vocab.map_or_else(Vocab::new, Vocab::extending);
+        let live = indexed_positions(&entries);
+        let mut vocab = base_vocab.map_or_else(|| Vocab::with_capacity(entries.len()), Vocab::extending);
         let mut scratch = Scratch::default();
-        let terms: Vec<Option<TermCounts>> = indexed_positions(&entries)
+        let terms: Vec<Option<TermCounts>> = live
             .iter()
             .zip(&entries)
             .map(|(&live, e)| {
@@ -235,12 +287,13 @@ impl ToolCatalog {
         let mut key_pos = base.key_pos.clone();
         let mut appended_index_keys = false;
         for entry in entries_with_params(resolved, resolved_params) {
-            match key_pos.get(&entry.key) {
-                Some(&pos) => entries[pos as usize] = entry,
+            match key_pos.get(&entry.key, |p| &entries[p as usize].key) {
+                Some(pos) => entries[pos as usize] = entry,
                 None => {
                     appended_index_keys |= is_array_index(&entry.key);
-                    key_pos.insert(entry.key.clone(), entries.len() as u32);
+                    let pos = entries.len() as u32;
                     entries.push(entry);
+                    key_pos.insert(&entries[pos as usize].key, pos, |p| &entries[p as usize].key, true);
                 }
             }
         }
@@ -261,21 +314,24 @@ impl ToolCatalog {
     fn lookups<T>(
         mut entries: Vec<Entry>,
         docs: Vec<Option<T>>,
-    ) -> (Vec<Entry>, HashMap<String, u32>, HashMap<String, u32>, Vec<u32>, Vec<T>) {
-        let mut key_pos = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
-        let mut first_id_pos = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
+    ) -> (Vec<Entry>, StrIndex, StrIndex, Vec<u32>, Vec<T>) {
+        let mut key_pos = StrIndex::with_capacity(entries.len());
+        let mut first_id_pos = StrIndex::with_capacity(entries.len());
         let mut slot_entry = Vec::with_capacity(entries.len());
         let mut live = Vec::with_capacity(entries.len());
         for (pos, (e, doc)) in entries.iter_mut().zip(docs).enumerate() {
-            let pos = pos as u32;
-            key_pos.insert(e.key.clone(), pos);
-            if let Some(id) = &e.id {
-                first_id_pos.entry(id.clone()).or_insert(pos);
-            }
             e.slot = doc.as_ref().map(|_| live.len() as u32);
             if let Some(doc) = doc {
-                slot_entry.push(pos);
+                slot_entry.push(pos as u32);
                 live.push(doc);
+            }
+        }
+        let key_of = |p: u32| entries[p as usize].key.as_str();
+        let id_of = |p: u32| entries[p as usize].id.as_deref().unwrap_or("");
+        for (pos, e) in entries.iter().enumerate() {
+            key_pos.insert(&e.key, pos as u32, key_of, true);
+            if let Some(id) = &e.id {
+                first_id_pos.insert(id, pos as u32, id_of, false);
             }
         }
         (entries, key_pos, first_id_pos, slot_entry, live)
@@ -320,12 +376,14 @@ impl ToolCatalog {
 
     /// Handle of the tool stored under a record key.
     pub fn by_key(&self, key: &str) -> Option<u32> {
-        self.key_pos.get(key).map(|&p| self.entries[p as usize].handle)
+        self.key_pos.get(key, |p| &self.entries[p as usize].key).map(|p| self.entries[p as usize].handle)
     }
 
     /// Handle of the first tool (in entry order) whose id is `id`.
     pub fn by_id(&self, id: &str) -> Option<u32> {
-        self.first_id_pos.get(id).map(|&p| self.entries[p as usize].handle)
+        self.first_id_pos
+            .get(id, |p| self.entries[p as usize].id.as_deref().unwrap_or(""))
+            .map(|p| self.entries[p as usize].handle)
     }
 
     /// The reference's name resolution for load/active: key first without a filter,
