@@ -237,33 +237,49 @@ impl Bm25Index {
         }
         let avgdl = self.avgdl();
         let (k1, b) = (self.k1, self.b);
-        // 1 + position of each touched slot in `out`; 0 = untouched (zeroed memory is cheap).
-        let mut position: Vec<u32> = vec![0; self.docs.len()];
-        let mut out: Vec<Scored> = Vec::new();
-        for term in query_terms.iter().flatten() {
-            let Some(list) = self.postings.get(*term as usize) else { continue };
-            if list.is_empty() {
-                continue;
+        let expected = query_terms.iter().flatten().map(|&t| self.df(t)).max().unwrap_or(0);
+        let mut out: Vec<Scored> = Vec::with_capacity(expected);
+        POSITIONS.with(|cell| {
+            // 1 + position of each touched slot in `out`; 0 = untouched. The buffer is reused
+            // across searches (allocating it per search costs page faults on big catalogs)
+            // and only the touched entries are reset afterwards.
+            let mut position = cell.borrow_mut();
+            if position.len() < self.docs.len() {
+                position.resize(self.docs.len(), 0);
             }
-            let idf = self.idf(list.len());
-            // Posting lists hold live documents only (removal retains the others).
-            for p in list {
-                let len = self.lens[p.slot as usize];
-                let tf = f64::from(p.tf);
-                let numerator = tf * (k1 + 1.0);
-                let denominator = tf + k1 * (1.0 - b + b * (f64::from(len) / avgdl));
-                let term_score = idf * (numerator / denominator);
-                let pos = &mut position[p.slot as usize];
-                if *pos == 0 {
-                    out.push(Scored { slot: p.slot, score: 0.0 + term_score });
-                    *pos = out.len() as u32;
-                } else {
-                    out[*pos as usize - 1].score += term_score;
+            for term in query_terms.iter().flatten() {
+                let Some(list) = self.postings.get(*term as usize) else { continue };
+                if list.is_empty() {
+                    continue;
+                }
+                let idf = self.idf(list.len());
+                // Posting lists hold live documents only (removal retains the others).
+                for p in list {
+                    let len = self.lens[p.slot as usize];
+                    let tf = f64::from(p.tf);
+                    let numerator = tf * (k1 + 1.0);
+                    let denominator = tf + k1 * (1.0 - b + b * (f64::from(len) / avgdl));
+                    let term_score = idf * (numerator / denominator);
+                    let pos = &mut position[p.slot as usize];
+                    if *pos == 0 {
+                        out.push(Scored { slot: p.slot, score: 0.0 + term_score });
+                        *pos = out.len() as u32;
+                    } else {
+                        out[*pos as usize - 1].score += term_score;
+                    }
                 }
             }
-        }
+            for s in &out {
+                position[s.slot as usize] = 0;
+            }
+        });
         out
     }
+}
+
+thread_local! {
+    /// Per-thread scratch for [`Bm25Index::score`]; all zeros between calls.
+    static POSITIONS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Stable descending sort by score, keeping the first `limit` — identical to
@@ -271,6 +287,20 @@ impl Bm25Index {
 pub fn top_by_score(mut scored: Vec<Scored>, limit: usize) -> Vec<Scored> {
     if limit == 0 {
         return Vec::new();
+    }
+    if limit <= SMALL_LIMIT && limit < scored.len() {
+        // One pass keeping the best `limit` in order. Later elements lose ties, which is what
+        // a stable sort does, so an element enters only when strictly better than the worst.
+        let mut best: Vec<Scored> = Vec::with_capacity(limit + 1);
+        for s in scored {
+            if best.len() == limit && s.score <= best[limit - 1].score {
+                continue;
+            }
+            let at = best.partition_point(|b| b.score >= s.score);
+            best.insert(at, s);
+            best.truncate(limit);
+        }
+        return best;
     }
     if limit < scored.len() {
         // Select with (score desc, original position asc): the same order a stable sort gives.
@@ -286,6 +316,9 @@ pub fn top_by_score(mut scored: Vec<Scored>, limit: usize) -> Vec<Scored> {
     scored.sort_by(|a, b| b.score.total_cmp(&a.score));
     scored
 }
+
+/// Cut-offs up to this size use the single-pass selection in [`top_by_score`].
+const SMALL_LIMIT: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -346,6 +379,22 @@ mod tests {
         assert_eq!(index.len(), 2);
         let r = query(&index, &vocab, "data");
         assert_eq!(r.iter().map(|x| x.0).collect::<Vec<_>>(), [1, slot]);
+    }
+
+    #[test]
+    fn top_by_score_matches_a_stable_sort_on_many_ties() {
+        let mut seed = 7u64;
+        let scored: Vec<Scored> = (0..500)
+            .map(|i| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                Scored { slot: i, score: f64::from(((seed >> 33) % 13) as u32) / 4.0 }
+            })
+            .collect();
+        let mut full = scored.clone();
+        full.sort_by(|a, b| b.score.total_cmp(&a.score));
+        for limit in [1, 2, 10, 63, 64, 65, 200, 499, 500, 501] {
+            assert_eq!(top_by_score(scored.clone(), limit), full[..limit.min(full.len())].to_vec(), "limit {limit}");
+        }
     }
 
     #[test]
