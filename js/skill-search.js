@@ -12,6 +12,7 @@
 const { z } = require('zod/v4');
 const { createTool } = require('@mastra/core/tools');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('../binding.js');
+const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId } = require('./thread-id.js');
 
 const INSTRUCTION =
@@ -55,22 +56,6 @@ const loadOutputSchema = z.object({
   message: z.string(),
   skillName: z.string().optional(),
 });
-
-/** Same values for equal arrays of strings (reference texts read twice). */
-function sameStrings(a, b) {
-  if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function describeValue(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  if (typeof value === 'number') return `the number ${value}`;
-  return typeof value;
-}
 
 /** `options.search.mode`, validated here: the reference has no such option to mirror. */
 function searchModeOf(options) {

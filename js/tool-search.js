@@ -6,6 +6,7 @@
 const { createTool } = require('@mastra/core/tools');
 const { z } = require('zod/v4');
 const native = require('../binding.js');
+const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId, threadKey } = require('./thread-id.js');
 const { extractParamFields } = require('./schema-fields.js');
 
@@ -70,14 +71,6 @@ const loadOutputSchema = z.object({
 
 // ---------------------------------------------------------------------------------------
 // Options
-
-function describeValue(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  if (typeof value === 'number') return `the number ${value}`;
-  return typeof value;
-}
 
 function optionError(path, expected, value) {
   return new TypeError(`ToolSearchProcessor: ${path} must be ${expected}; received ${describeValue(value)}.`);
@@ -256,12 +249,6 @@ function readResolvedTools(stepTools, enhanced) {
   }
   const params = enhanced ? tools.map((t) => (t !== null && typeof t === 'object' ? paramTextOf(t) : '')) : undefined;
   return { keys, tools, ids, descriptions, params };
-}
-
-function sameStrings(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -602,6 +602,22 @@ pub fn word_unit(surface: String) -> Unit {
 
 #[cfg(test)]
 mod tests {
+
+    /// `count` pseudo-random strings of 1–16 characters from `alphabet` (xorshift, seeded).
+    fn random_ascii(alphabet: &[u8], mut seed: u64, count: usize) -> Vec<String> {
+        (0..count)
+            .map(|_| {
+                let mut t = String::new();
+                for _ in 0..(seed >> 60) + 1 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    t.push(alphabet[(seed % alphabet.len() as u64) as usize] as char);
+                }
+                t
+            })
+            .collect()
+    }
     use super::*;
 
     fn terms(text: &str) -> Vec<String> {
@@ -670,7 +686,7 @@ mod tests {
     #[test]
     fn ascii_word_bounds_match_uax29() {
         let alphabet = b"aZ09_:.',;-/ +@#\"!?\t\r\nxY";
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut samples: Vec<String> = vec![
             "send_email".into(),
             "a.b.c".into(),
@@ -690,16 +706,7 @@ mod tests {
             "1'2".into(),
             "a\r\nb  c".into(),
         ];
-        for _ in 0..20_000 {
-            let mut t = String::new();
-            for _ in 0..(seed >> 60) + 1 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                t.push(alphabet[(seed % alphabet.len() as u64) as usize] as char);
-            }
-            samples.push(t);
-        }
+        samples.extend(random_ascii(alphabet, seed, 20_000));
         for t in &samples {
             fn words(segs: Vec<&str>) -> Vec<&str> {
                 segs.into_iter().filter(|s| is_wordy(s)).collect()
@@ -734,17 +741,8 @@ mod tests {
         .map(String::from)
         .to_vec();
         let alphabet = b"aZ09_.-bYQq";
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..20_000 {
-            let mut t = String::new();
-            for _ in 0..(seed >> 60) + 1 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                t.push(alphabet[(seed % alphabet.len() as u64) as usize] as char);
-            }
-            samples.push(t);
-        }
+        let seed = 0x2545_F491_4F6C_DD1Du64;
+        samples.extend(random_ascii(alphabet, seed, 20_000));
         for seg in &samples {
             let seg = seg.as_str();
             let mut fast = Vec::new();

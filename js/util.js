@@ -1,0 +1,21 @@
+'use strict';
+// Small helpers shared by the processors' JS layers.
+
+/** A short description of a value for option errors: "the number -1", "an array", "null". */
+function describeValue(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  return typeof value;
+}
+
+/** Whether two string arrays hold the same values (a missing array equals only itself). */
+function sameStrings(a, b) {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+module.exports = { describeValue, sameStrings };
