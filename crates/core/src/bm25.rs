@@ -13,11 +13,29 @@ use crate::jsmath::js_log;
 
 /// Interned terms. An overlay vocabulary (per-request catalogs) extends a shared parent
 /// without copying it.
+///
+/// Most terms are short words, so terms of up to 15 bytes are packed into a `u128` key
+/// (bytes plus length): lookups then hash and compare one integer with no pointer chasing,
+/// and interning them allocates nothing. Longer terms use an ordinary string map.
 #[derive(Debug, Default)]
 pub struct Vocab {
     parent: Option<Arc<Vocab>>,
-    terms: HashMap<Box<str>, u32>,
+    short: HashMap<u128, u32>,
+    long: HashMap<Box<str>, u32>,
     next: u32,
+}
+
+/// `term` packed into a `u128` (its bytes, then its length in the top byte), if it fits.
+#[inline]
+fn pack_short(term: &str) -> Option<u128> {
+    let bytes = term.as_bytes();
+    if bytes.len() > 15 {
+        return None;
+    }
+    let mut buf = [0u8; 16];
+    buf[..bytes.len()].copy_from_slice(bytes);
+    buf[15] = bytes.len() as u8;
+    Some(u128::from_le_bytes(buf))
 }
 
 impl Vocab {
@@ -28,30 +46,46 @@ impl Vocab {
     /// A vocabulary that sees every term of `parent` and numbers new terms after them.
     pub fn extending(parent: Arc<Vocab>) -> Self {
         let next = parent.next;
-        Self { parent: Some(parent), terms: HashMap::default(), next }
-    }
-
-    pub fn get(&self, term: &str) -> Option<u32> {
-        if let Some(p) = &self.parent {
-            if let Some(id) = p.get(term) {
-                return Some(id);
-            }
-        }
-        self.terms.get(term).copied()
+        Self { parent: Some(parent), short: HashMap::default(), long: HashMap::default(), next }
     }
 
     /// An empty vocabulary with room for `capacity` terms (avoids rehashing while indexing).
     pub fn with_capacity(capacity: usize) -> Self {
-        Self { parent: None, terms: HashMap::with_capacity_and_hasher(capacity, Default::default()), next: 0 }
+        Self {
+            parent: None,
+            short: HashMap::with_capacity_and_hasher(capacity, Default::default()),
+            long: HashMap::default(),
+            next: 0,
+        }
+    }
+
+    pub fn get(&self, term: &str) -> Option<u32> {
+        self.get_packed(term, pack_short(term))
+    }
+
+    fn get_packed(&self, term: &str, packed: Option<u128>) -> Option<u32> {
+        if let Some(p) = &self.parent {
+            if let Some(id) = p.get_packed(term, packed) {
+                return Some(id);
+            }
+        }
+        match packed {
+            Some(key) => self.short.get(&key).copied(),
+            None => self.long.get(term).copied(),
+        }
     }
 
     pub fn intern(&mut self, term: &str) -> u32 {
-        if let Some(id) = self.get(term) {
+        let packed = pack_short(term);
+        if let Some(id) = self.get_packed(term, packed) {
             return id;
         }
         let id = self.next;
         self.next += 1;
-        self.terms.insert(term.into(), id);
+        match packed {
+            Some(key) => self.short.insert(key, id),
+            None => self.long.insert(term.into(), id),
+        };
         id
     }
 
@@ -415,6 +449,20 @@ mod tests {
         for q in ["beta", "alpha gamma delta", "zeta"] {
             assert_eq!(query(&batch, &vocab, q), query(&incremental, &vocab, q));
         }
+    }
+
+    #[test]
+    fn vocab_keeps_short_and_long_terms_apart_and_exact() {
+        let mut v = Vocab::new();
+        let words = ["", "a", "ab", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "天气", "ab\0", "ab\0\0"];
+        let ids: Vec<u32> = words.iter().map(|w| v.intern(w)).collect();
+        assert_eq!(ids, (0..words.len() as u32).collect::<Vec<_>>(), "every word is distinct");
+        for (w, id) in words.iter().zip(&ids) {
+            assert_eq!(v.get(w), Some(*id));
+            assert_eq!(v.intern(w), *id);
+        }
+        assert_eq!(v.get("abcdefghijklmnoq"), None);
+        assert_eq!(v.len(), words.len());
     }
 
     #[test]
