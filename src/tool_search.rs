@@ -56,12 +56,7 @@ impl NativeToolCatalog {
         validate: Option<bool>,
         params: Option<Vec<String>>,
     ) -> Result<Self> {
-        let entries = entries(keys, ids, descriptions, 0)?;
-        let catalog = match params {
-            Some(params) => ToolCatalog::build_enhanced(entries, params),
-            None => ToolCatalog::build(entries),
-        };
-        Self::checked(catalog, validate.unwrap_or(false))
+        Self::built(entries(keys, ids, descriptions, 0)?, params, validate.unwrap_or(false))
     }
 
     /// Builds from one string `key \0 id \0 description [\0 params] \0 key …` (an empty
@@ -96,14 +91,21 @@ impl NativeToolCatalog {
         if !(rest.is_empty() || (count == 0 && rest == [""])) {
             return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
         }
-        let catalog = if enhanced { ToolCatalog::build_enhanced(entries, params) } else { ToolCatalog::build(entries) };
-        Self::checked(catalog, validate)
+        Self::built(entries, enhanced.then_some(params), validate)
     }
 
-    fn checked(catalog: ToolCatalog, validate: bool) -> Result<Self> {
-        if validate {
-            catalog.check_unambiguous(&["search_tools", "load_tool"]).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
-        }
+    /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
+    /// rejected with the upstream message.
+    fn built(entries: Vec<ToolEntry>, params: Option<Vec<String>>, validate: bool) -> Result<Self> {
+        let catalog = if validate {
+            ToolCatalog::build_validated(entries, params, &["search_tools", "load_tool"])
+                .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?
+        } else {
+            match params {
+                Some(params) => ToolCatalog::build_enhanced(entries, params),
+                None => ToolCatalog::build(entries),
+            }
+        };
         Ok(Self { inner: Arc::new(catalog) })
     }
 

@@ -208,6 +208,28 @@ impl std::fmt::Display for CatalogError {
 
 impl std::error::Error for CatalogError {}
 
+/// See [`ToolCatalog::check_unambiguous`].
+fn check_entries(entries: &[Entry], reserved: &[&str]) -> Result<(), CatalogError> {
+    let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
+    for e in entries {
+        let name = e.name();
+        if reserved.contains(&e.key.as_str()) || reserved.contains(&name) {
+            return Err(CatalogError::ReservedName { key: e.key.clone(), name: name.to_owned() });
+        }
+        if owner_of_name.insert(name, &e.key).is_some() {
+            return Err(CatalogError::DuplicateName { name: name.to_owned() });
+        }
+    }
+    for e in entries {
+        if let Some(owner) = owner_of_name.get(e.key.as_str()) {
+            if *owner != e.key {
+                return Err(CatalogError::KeyConflict { key: e.key.clone(), owner: (*owner).to_owned() });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Which entries end up indexed. The reference re-adds a repeated name, removing the older
 /// document and appending the new one, so the live documents are the *last* entry of each
 /// name, in entry order.
@@ -230,17 +252,32 @@ impl ToolCatalog {
         Self::enhanced(entries_with_params(entries, Some(params)))
     }
 
+    /// Validates (see [`Self::check_unambiguous`]) and builds. Valid names are unique, so
+    /// every entry is indexed and the duplicate-name pass is skipped. `params` selects
+    /// enhanced ranking, as in [`Self::build_enhanced`].
+    pub fn build_validated(entries: Vec<ToolEntry>, params: Option<Vec<String>>, reserved: &[&str]) -> Result<Self, CatalogError> {
+        let enhanced = params.is_some();
+        let entries = entries_with_params(entries, params);
+        check_entries(&entries, reserved)?;
+        let live = vec![true; entries.len()];
+        Ok(if enhanced { Self::enhanced_with_live(entries, live) } else { Self::compatible_with_live(entries, None, live) })
+    }
+
     /// Whether this catalog ranks with the enhanced analysis.
     pub fn is_enhanced(&self) -> bool {
         matches!(self.ranker, Ranker::Enhanced(_))
     }
 
     fn compatible(entries: Vec<Entry>, base: Option<&ToolCatalog>) -> Self {
+        let live = indexed_positions(&entries);
+        Self::compatible_with_live(entries, base, live)
+    }
+
+    fn compatible_with_live(entries: Vec<Entry>, base: Option<&ToolCatalog>, live: Vec<bool>) -> Self {
         let (base_vocab, base_index) = match base.map(|b| &b.ranker) {
             Some(Ranker::Compatible { vocab, index }) => (Some(vocab.clone()), Some(index)),
             _ => (None, None),
         };
-        let live = indexed_positions(&entries);
         let mut vocab = base_vocab.map_or_else(|| Vocab::with_capacity(entries.len()), Vocab::extending);
         let mut scratch = Scratch::default();
         let terms: Vec<Option<TermCounts>> = live
@@ -262,6 +299,10 @@ impl ToolCatalog {
 
     fn enhanced(entries: Vec<Entry>) -> Self {
         let live = indexed_positions(&entries);
+        Self::enhanced_with_live(entries, live)
+    }
+
+    fn enhanced_with_live(entries: Vec<Entry>, live: Vec<bool>) -> Self {
         let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, live.iter().map(|&l| l.then_some(())).collect());
         let field_docs: Vec<FieldDoc> = docs
             .iter()
@@ -340,24 +381,7 @@ impl ToolCatalog {
     /// Rejects catalogs whose names are ambiguous: a key or name in `reserved`, two tools
     /// with one callable name (`id || key`), or a key that is another tool's callable name.
     pub fn check_unambiguous(&self, reserved: &[&str]) -> Result<(), CatalogError> {
-        let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity_and_hasher(self.entries.len(), Default::default());
-        for e in &self.entries {
-            let name = e.name();
-            if reserved.contains(&e.key.as_str()) || reserved.contains(&name) {
-                return Err(CatalogError::ReservedName { key: e.key.clone(), name: name.to_owned() });
-            }
-            if owner_of_name.insert(name, &e.key).is_some() {
-                return Err(CatalogError::DuplicateName { name: name.to_owned() });
-            }
-        }
-        for e in &self.entries {
-            if let Some(owner) = owner_of_name.get(e.key.as_str()) {
-                if *owner != e.key {
-                    return Err(CatalogError::KeyConflict { key: e.key.clone(), owner: (*owner).to_owned() });
-                }
-            }
-        }
-        Ok(())
+        check_entries(&self.entries, reserved)
     }
 
     /// Number of entries (tools).
@@ -508,16 +532,17 @@ mod tests {
         ToolEntry { key: key.into(), id: id.map(Into::into), description: description.into(), handle }
     }
 
+    const SIX: [(&str, &str); 6] = [
+        ("github_create_issue", "Create a new issue on GitHub"),
+        ("github_create_pr", "Create a pull request on GitHub"),
+        ("linear_create_issue", "Create a new issue in Linear"),
+        ("weather_forecast", "Get weather forecast for a location"),
+        ("send_email", "Send an email message"),
+        ("calendar_schedule", "Schedule a calendar event"),
+    ];
+
     fn six_tools() -> ToolCatalog {
-        let tools = [
-            ("github_create_issue", "Create a new issue on GitHub"),
-            ("github_create_pr", "Create a pull request on GitHub"),
-            ("linear_create_issue", "Create a new issue in Linear"),
-            ("weather_forecast", "Get weather forecast for a location"),
-            ("send_email", "Send an email message"),
-            ("calendar_schedule", "Schedule a calendar event"),
-        ];
-        ToolCatalog::build(tools.iter().enumerate().map(|(i, (id, d))| entry(i as u32, id, Some(id), d)).collect())
+        ToolCatalog::build(SIX.iter().enumerate().map(|(i, (id, d))| entry(i as u32, id, Some(id), d)).collect())
     }
 
     fn params(top_k: usize) -> SearchParams {
@@ -712,6 +737,21 @@ mod tests {
         assert!(conflict.unwrap_err().to_string().starts_with("ToolSearchProcessor tool key \"weather\" conflicts"));
         // a key equal to its own tool's id is fine
         assert_eq!(check(vec![entry(0, "weather", Some("weather"), "")]), Ok(()));
+    }
+
+    #[test]
+    fn validated_build_rejects_ambiguity_and_otherwise_equals_the_plain_build() {
+        let reserved = ["search_tools", "load_tool"];
+        let dup = vec![entry(0, "a", Some("same"), ""), entry(1, "b", Some("same"), "")];
+        assert_eq!(ToolCatalog::build_validated(dup, None, &reserved).unwrap_err(), CatalogError::DuplicateName { name: "same".into() });
+        let tools = || {
+            SIX.iter().enumerate().map(|(i, (id, d))| entry(i as u32, id, Some(id), d)).collect::<Vec<_>>()
+        };
+        let checked = ToolCatalog::build_validated(tools(), None, &reserved).unwrap();
+        let plain = ToolCatalog::build(tools());
+        for q in ["github issue", "create", "email email", "weather forecast"] {
+            assert_eq!(checked.search(q, params(5)), plain.search(q, params(5)));
+        }
     }
 
     #[test]

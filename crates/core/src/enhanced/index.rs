@@ -153,10 +153,13 @@ struct Lazy {
     cjk_bigrams: FxHashMap<char, Vec<u32>>,
 }
 
+/// Per-thread search buffers: document scores, per-field scores, touched documents.
+type Scratch = (Vec<f32>, Vec<[f32; FIELDS]>, Vec<u32>);
+
 thread_local! {
     /// Per-thread accumulators (score, matched idf mass per field), reused across queries
     /// and indexes, and the documents touched.
-    static SCRATCH: RefCell<(Vec<f32>, Vec<[f32; FIELDS]>, Vec<u32>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 struct Builder {
@@ -565,7 +568,8 @@ impl EnhancedIndex {
                 let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
                 let qw = w * self.idf[t];
                 // a zero contribution would leave the score at 0 and re-list the document
-                if !(qw > 0.0) {
+                // NaN weights count as zero, like non-positive ones.
+                if qw.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
                     continue;
                 }
                 let docs = &self.post_doc[a..b];

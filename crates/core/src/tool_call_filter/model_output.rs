@@ -112,9 +112,10 @@ pub fn render_plan(tape: &[i32], root: usize) -> Result<Option<Vec<i32>>, Decide
                 let length = child_count(&record)?;
                 let mut joined = Vec::new();
                 for _ in 0..length {
-                    match results.pop().ok_or(DecideError::Malformed("array elements"))? {
-                        Rendered::Text { segments, non_empty: true } => joined.extend(segments),
-                        _ => {}
+                    if let Rendered::Text { segments, non_empty: true } =
+                        results.pop().ok_or(DecideError::Malformed("array elements"))?
+                    {
+                        joined.extend(segments);
                     }
                 }
                 if joined.is_empty() {
