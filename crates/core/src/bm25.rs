@@ -89,6 +89,36 @@ impl Vocab {
         id
     }
 
+    /// Adds every term of `other` (a parentless vocabulary) and returns, for each of
+    /// `other`'s ids, the id the term has here.
+    pub fn absorb(&mut self, other: Vocab) -> Vec<u32> {
+        let mut remap = vec![0u32; other.next as usize];
+        for (key, local) in other.short {
+            let id = match self.short.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = self.next;
+                    self.next += 1;
+                    self.short.insert(key, id);
+                    id
+                }
+            };
+            remap[local as usize] = id;
+        }
+        for (term, local) in other.long {
+            remap[local as usize] = match self.long.get(&term) {
+                Some(&id) => id,
+                None => {
+                    let id = self.next;
+                    self.next += 1;
+                    self.long.insert(term, id);
+                    id
+                }
+            };
+        }
+        remap
+    }
+
     /// Number of term ids handed out (parent's included).
     pub fn len(&self) -> usize {
         self.next as usize

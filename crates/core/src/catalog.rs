@@ -208,6 +208,49 @@ impl std::fmt::Display for CatalogError {
 
 impl std::error::Error for CatalogError {}
 
+/// Catalogs at least this large tokenize on two threads: tokenizing and interning is most
+/// of a build, and a thread costs tens of microseconds to start.
+const PARALLEL_MIN_DOCS: usize = 4096;
+
+fn tokenize_range(entries: &[Entry], live: &[bool]) -> (Vocab, Vec<Option<TermCounts>>) {
+    let mut vocab = Vocab::with_capacity(entries.len());
+    let mut scratch = Scratch::default();
+    let terms = live
+        .iter()
+        .zip(entries)
+        .map(|(&live, e)| live.then(|| document_terms(&mut vocab, &mut scratch, e.name(), &e.description)))
+        .collect();
+    (vocab, terms)
+}
+
+/// Tokenizes the two halves of a catalog on two threads, then folds the second half's
+/// vocabulary into the first's and renumbers its documents. Term numbering differs from a
+/// single-threaded build, which is unobservable: scores and order depend on documents and
+/// their positions, not on term ids.
+fn tokenize_in_two(entries: &[Entry], live: &[bool]) -> (Vocab, Vec<Option<TermCounts>>) {
+    let mid = entries.len() / 2;
+    let (first, second) = std::thread::scope(|scope| {
+        let second = std::thread::Builder::new().spawn_scoped(scope, || tokenize_range(&entries[mid..], &live[mid..]));
+        (tokenize_range(&entries[..mid], &live[..mid]), second.map(|handle| handle.join()))
+    });
+    let Ok(Ok((second_vocab, second_terms))) = second else {
+        // No thread could be started (or, impossibly, it panicked): finish on this thread.
+        let (vocab, rest) = tokenize_range(entries, live);
+        return (vocab, rest);
+    };
+    let (mut vocab, mut terms) = first;
+    let remap = vocab.absorb(second_vocab);
+    terms.extend(second_terms.into_iter().map(|doc| {
+        doc.map(|mut d| {
+            for (term, _) in &mut d.counts {
+                *term = remap[*term as usize];
+            }
+            d
+        })
+    }));
+    (vocab, terms)
+}
+
 /// See [`ToolCatalog::check_unambiguous`].
 fn check_entries(entries: &[Entry], reserved: &[&str]) -> Result<(), CatalogError> {
     let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
@@ -278,19 +321,24 @@ impl ToolCatalog {
             Some(Ranker::Compatible { vocab, index }) => (Some(vocab.clone()), Some(index)),
             _ => (None, None),
         };
-        let mut vocab = base_vocab.map_or_else(|| Vocab::with_capacity(entries.len()), Vocab::extending);
-        let mut scratch = Scratch::default();
-        let terms: Vec<Option<TermCounts>> = live
-            .iter()
-            .zip(&entries)
-            .map(|(&live, e)| {
-                live.then(|| match e.slot.zip(base_index).and_then(|(s, index)| index.doc(s)) {
-                    // an unchanged base document is reused, not re-tokenized
-                    Some(doc) => doc.clone(),
-                    None => document_terms(&mut vocab, &mut scratch, e.name(), &e.description),
+        let (vocab, terms) = if base_vocab.is_none() && entries.len() >= PARALLEL_MIN_DOCS {
+            tokenize_in_two(&entries, &live)
+        } else {
+            let mut vocab = base_vocab.map_or_else(|| Vocab::with_capacity(entries.len()), Vocab::extending);
+            let mut scratch = Scratch::default();
+            let terms: Vec<Option<TermCounts>> = live
+                .iter()
+                .zip(&entries)
+                .map(|(&live, e)| {
+                    live.then(|| match e.slot.zip(base_index).and_then(|(s, index)| index.doc(s)) {
+                        // an unchanged base document is reused, not re-tokenized
+                        Some(doc) => doc.clone(),
+                        None => document_terms(&mut vocab, &mut scratch, e.name(), &e.description),
+                    })
                 })
-            })
-            .collect();
+                .collect();
+            (vocab, terms)
+        };
         let vocab = Arc::new(vocab);
         let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, terms);
         let index = Bm25Index::from_docs(docs, vocab.len());
@@ -751,6 +799,31 @@ mod tests {
         let plain = ToolCatalog::build(tools());
         for q in ["github issue", "create", "email email", "weather forecast"] {
             assert_eq!(checked.search(q, params(5)), plain.search(q, params(5)));
+        }
+    }
+
+    #[test]
+    fn two_thread_build_ranks_exactly_like_one_thread() {
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "weather", "email", "issue", "calendar", "zeta"];
+        let mut seed = 99u64;
+        let mut pick = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            words[(seed >> 33) as usize % words.len()]
+        };
+        let entries: Vec<ToolEntry> = (0..PARALLEL_MIN_DOCS as u32 + 500)
+            .map(|i| {
+                let id = format!("{}_{}_{i}", pick(), pick());
+                let description = (0..8).map(|_| pick()).collect::<Vec<_>>().join(" ");
+                entry(i, &id, Some(&id), &description)
+            })
+            .collect();
+        let parallel = ToolCatalog::build(entries.clone());
+        // An overlay on an empty base takes the single-threaded path.
+        let sequential = ToolCatalog::overlay(&ToolCatalog::build(vec![]), entries, None);
+        for q in ["alpha", "weather email", "issue issue calendar", "zeta beta gamma delta", "nothing"] {
+            for p in [params(5), params(50), SearchParams { inspect_all: true, ..params(5) }] {
+                assert_eq!(parallel.search(q, p), sequential.search(q, p), "{q}");
+            }
         }
     }
 
