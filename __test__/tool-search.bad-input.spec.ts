@@ -39,6 +39,17 @@ describe('ToolSearchProcessor with extreme input', () => {
     expect(Array.isArray((await s.search('\uDC00 surrogate \u0000')).results)).toBe(true);
   });
 
+  it('NUL characters in keys and descriptions (the catalog crosses NUL-joined) still index exactly', async () => {
+    const odd = {
+      'nul\u0000key': tool('nul\u0000key', 'first part\u0000second part'),
+      plain: tool('plain', 'second opinion'),
+    };
+    const ref = await step(new Reference({ tools: odd }));
+    const ours = await step(new Native({ tools: odd }));
+    for (const q of ['second', 'part', 'nul', 'opinion']) expect(await ours.search(q)).toEqual(await ref.search(q));
+    expect((await ours.search('part')).results.map((r: any) => r.name)).toEqual(['nul\u0000key']);
+  });
+
   it('unusual args.tools values are tolerated like the reference', async () => {
     for (const value of [undefined, null, {}]) {
       const a = await (new Reference({ tools }) as any).processInputStep({ tools: value, messageList: { addSystem() {} } });
