@@ -19,7 +19,6 @@ export declare class NativeContextNameStore {
   loadedNames(thread: string | undefined | null, records: Array<NativeActivationRecord>, hasMessages: boolean): Array<string>
   addLoaded(thread: string | undefined | null, names: Array<string>): void
   clearAll(): void
-  get threadCount(): number
 }
 
 /** Per-thread loaded names with TTL (`storage: 'in-memory'`). */
@@ -28,7 +27,6 @@ export declare class NativeLoadedNameStore {
   /** The thread's names (creates or touches the entry). */
   loadedNames(thread: string): Array<string>
   addLoaded(thread: string, names: Array<string>): void
-  removeName(thread: string, name: string): void
   clear(thread: string): void
   clearAll(): void
   /** Evicts threads idle for longer than `ttlMs`; returns how many. */

@@ -209,25 +209,23 @@ class Catalog {
     return this.native.size;
   }
 
-  #part(handle) {
+  /** The array entry for `handle` in the static part or, past it, the resolved part. */
+  #at(field, handle) {
     return handle < this.firstResolvedHandle
-      ? [this.static, handle]
-      : [this.resolved, handle - this.firstResolvedHandle];
+      ? this.static[field][handle]
+      : this.resolved[field][handle - this.firstResolvedHandle];
   }
 
   toolAt(handle) {
-    const [part, i] = this.#part(handle);
-    return part.tools[i];
+    return this.#at('tools', handle);
   }
 
   idAt(handle) {
-    const [part, i] = this.#part(handle);
-    return part.ids[i];
+    return this.#at('ids', handle);
   }
 
   descriptionAt(handle) {
-    const [part, i] = this.#part(handle);
-    return part.descriptions[i];
+    return this.#at('descriptions', handle);
   }
 }
 
@@ -444,8 +442,9 @@ class ToolSearchProcessor {
     return names.length === 0 ? [] : catalog.native.resolve(names, this.#config.filter !== undefined);
   }
 
+  /** Ranked, filtered results and, in parallel, the tools they name. */
   async #searchTools(catalog, query, requestContext) {
-    if (catalog.size === 0) return [];
+    if (catalog.size === 0) return { results: [], tools: [] };
     const { topK, minScore, filter } = this.#config;
     const hits = catalog.native.search(query, topK, minScore, filter !== undefined);
     let accepted = [];
@@ -460,22 +459,25 @@ class ToolSearchProcessor {
       }
       accepted = accepted.slice(0, topK);
     }
-    return accepted.map((i) => ({
-      name: catalog.idAt(hits.handles[i]),
-      description: formatDescription(catalog.descriptionAt(hits.docHandles[i])),
-      score: Math.round(hits.scores[i] * 100) / 100,
-    }));
+    return {
+      results: accepted.map((i) => ({
+        name: catalog.idAt(hits.handles[i]),
+        description: formatDescription(catalog.descriptionAt(hits.docHandles[i])),
+        score: Math.round(hits.scores[i] * 100) / 100,
+      })),
+      tools: accepted.map((i) => catalog.toolAt(hits.handles[i])),
+    };
   }
 
   async #suggestions(catalog, requested, requestContext) {
     const keys = catalog.native.suggestionKeys(requested);
     if (!this.#config.filter) return keys;
+    const handles = catalog.native.resolve(keys, true);
     const allowed = [];
-    for (const key of keys) {
-      const [handle] = catalog.native.resolve([key], true);
-      if (handle < 0) continue;
-      if (await this.#isAllowed(catalog.toolAt(handle), requestContext, 'load')) {
-        allowed.push(key);
+    for (let i = 0; i < keys.length; i++) {
+      if (handles[i] < 0) continue;
+      if (await this.#isAllowed(catalog.toolAt(handles[i]), requestContext, 'load')) {
+        allowed.push(keys[i]);
         if (allowed.length >= 3) break;
       }
     }
@@ -509,7 +511,8 @@ class ToolSearchProcessor {
       outputSchema: withReceipt ? searchOutputSchemaWithReceipt : searchOutputSchema,
       execute: async ({ query }) => {
         this.#assertLive();
-        let results = await this.#searchTools(catalog, query, requestContext);
+        const found = await this.#searchTools(catalog, query, requestContext);
+        let results = found.results;
         if (results.length === 0) {
           return { results: [], message: `No tools found matching "${query}". Try different keywords.` };
         }
@@ -522,9 +525,8 @@ class ToolSearchProcessor {
         if (this.#config.filter) {
           // Activation is a load: the 'load' phase must allow it, as load_tool would require.
           const loadable = [];
-          for (const r of results) {
-            const [handle] = catalog.native.resolve([r.name], true);
-            if (handle >= 0 && (await this.#isAllowed(catalog.toolAt(handle), requestContext, 'load'))) loadable.push(r);
+          for (let k = 0; k < results.length; k++) {
+            if (await this.#isAllowed(found.tools[k], requestContext, 'load')) loadable.push(results[k]);
           }
           results = loadable;
           if (results.length === 0) {

@@ -189,11 +189,6 @@ impl NativeLoadedNameStore {
     }
 
     #[napi]
-    pub fn remove_name(&self, thread: String, name: String) {
-        self.inner.remove_name(&thread, &name);
-    }
-
-    #[napi]
     pub fn clear(&self, thread: String) {
         self.inner.clear(&thread);
     }
@@ -268,10 +263,5 @@ impl NativeContextNameStore {
     #[napi]
     pub fn clear_all(&self) {
         self.inner.clear_all();
-    }
-
-    #[napi(getter)]
-    pub fn thread_count(&self) -> u32 {
-        self.inner.thread_count() as u32
     }
 }

@@ -265,11 +265,6 @@ impl Bm25Index {
         self.lens[slot as usize] = 0;
     }
 
-    /// Token count of a live document.
-    pub fn doc_len(&self, slot: u32) -> Option<u32> {
-        self.docs.get(slot as usize).and_then(|d| d.as_ref()).map(|d| d.len)
-    }
-
     /// Document frequency of a term.
     pub fn df(&self, term: u32) -> usize {
         self.postings.get(term as usize).map_or(0, Vec::len)

@@ -441,11 +441,6 @@ impl ToolCatalog {
         self.entries.is_empty()
     }
 
-    /// Number of indexed documents (unique names).
-    pub fn document_count(&self) -> usize {
-        self.slot_entry.len()
-    }
-
     /// Handle of the tool stored under a record key.
     pub fn by_key(&self, key: &str) -> Option<u32> {
         self.key_pos.get(key, |p| &self.entries[p as usize].key).map(|p| self.entries[p as usize].handle)

@@ -1,7 +1,7 @@
 //! Loaded-name state per conversation thread.
 //!
 //! - [`InMemoryStore`]: `thread -> ordered set of names + last access`, with TTL eviction
-//!   (ToolSearchProcessor's default `storage: 'in-memory'`, and SkillSearchProcessor).
+//!   (ToolSearchProcessor's default `storage: 'in-memory'`).
 //! - [`SupplementalStore`]: the `storage: 'context'` bridge that holds names activated
 //!   during a step until the conversation messages carry them.
 //! - [`derive_activated_names`]: which tool results in the messages activate which names.
@@ -116,13 +116,6 @@ impl InMemoryStore {
                 set.insert(n.as_ref());
             }
         });
-    }
-
-    /// Removes one name from a thread, if present (does not touch).
-    pub fn remove_name(&self, thread: &str, name: &str) {
-        if let Some(mut entry) = self.threads.get_mut(thread) {
-            entry.names.remove(name);
-        }
     }
 
     pub fn clear(&self, thread: &str) {
