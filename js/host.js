@@ -1,0 +1,89 @@
+'use strict';
+// The one place that knows which @mastra/core is installed and what its processors do.
+//
+// Processors ask named capability questions (`host.capabilities.toolCallFilterStage`, ...)
+// instead of comparing versions. The version is read once, at load, from the @mastra/core
+// that this package resolves — the same copy whose `createTool` our meta-tools use.
+
+/** Oldest host this package follows; older hosts get this behaviour too. */
+const OLDEST_SUPPORTED = '1.58.0';
+
+/**
+ * Capabilities by the first host version that has them, oldest first. A host gets every
+ * row at or below its version; later rows override earlier ones.
+ */
+const CAPABILITY_TABLE = [
+  {
+    since: '1.58.0',
+    // ToolCallFilter rewrites the MessageList in processInput/processInputStep.
+    toolCallFilterStage: 'messages',
+    // preserveModelOutput rule of the prompt-level filter ('1.59': every result keeps the
+    // model's text via toModelOutput when asked; see js/tool-call-filter.js).
+    toolCallFilterPreserveRule: '1.59',
+    // A tool key equal to another tool's id is accepted and resolved key-first.
+    toolKeyIdCollision: 'key-first',
+    // `injectCatalog` is not a host option (we still offer it, see README).
+    injectCatalog: false,
+    // SkillSearchProcessor: refresh before every step 0, awaited; errors propagate.
+    skillRefresh: 'blocking-throws',
+    // `workspace.skills.getScoped({ requestContext })` is not consulted.
+    scopedSkills: false,
+  },
+  {
+    since: '1.60.0',
+    toolCallFilterStage: 'prompt',
+    toolCallFilterPreserveRule: '1.60',
+    toolKeyIdCollision: 'reject',
+    skillRefresh: 'background-logged',
+    scopedSkills: true,
+  },
+  {
+    since: '1.68.0',
+    toolCallFilterPreserveRule: '1.68',
+    injectCatalog: true,
+  },
+];
+
+/** [major, minor, patch] of a semver string; prereleases count as their release. */
+function parseVersion(version) {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(String(version));
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+function compareVersions(a, b) {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** The capability answers for a host version string. */
+function capabilitiesFor(version) {
+  const parsed = parseVersion(version) ?? parseVersion(OLDEST_SUPPORTED);
+  const caps = {};
+  for (const row of CAPABILITY_TABLE) {
+    if (compareVersions(parsed, parseVersion(row.since)) >= 0) {
+      const { since, ...rest } = row;
+      Object.assign(caps, rest);
+    }
+  }
+  return Object.freeze(caps);
+}
+
+/** The installed @mastra/core version, or undefined when it cannot be read. */
+function installedHostVersion() {
+  try {
+    return require('@mastra/core/package.json').version;
+  } catch {
+    return undefined;
+  }
+}
+
+const version = installedHostVersion();
+
+/** What the installed host is and does. */
+const host = Object.freeze({
+  version,
+  capabilities: capabilitiesFor(version),
+});
+
+module.exports = { host, capabilitiesFor, parseVersion, CAPABILITY_TABLE };
