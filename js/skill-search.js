@@ -11,7 +11,7 @@
 
 const { z } = require('zod/v4');
 const { createTool } = require('@mastra/core/tools');
-const { NativeSkillIndex, nativeSkillSuggestions } = require('../binding.js');
+const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId } = require('./thread-id.js');
 

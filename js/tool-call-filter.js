@@ -7,7 +7,7 @@
 // `toolInvocations` entry (and runs the filterAfterToolSteps window); this layer then builds the
 // output from those decisions, reusing the original objects wherever the reference does.
 
-const { nativeToolCallFilterDecide } = require('../binding.js');
+const { nativeToolCallFilterDecide } = require('./native.js');
 
 // --- wire constants (mirror crates/core/src/tool_call_filter) ---------------------------------
 const MESSAGE_STRIDE = 4; // [shape, flags, partCount, invocationCount]

@@ -5,7 +5,7 @@
 
 const { createTool } = require('@mastra/core/tools');
 const { z } = require('zod/v4');
-const native = require('../binding.js');
+const native = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId, threadKey } = require('./thread-id.js');
 const { extractParamFields } = require('./schema-fields.js');
