@@ -62,15 +62,16 @@ export declare class NativeToolCatalog {
    * Builds from entries in `Object.entries` order; handles are 0..n. With `params`
    * (one parameter text per tool) the catalog ranks with the enhanced analysis.
    */
-  constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, validate?: boolean | undefined | null, params?: Array<string> | undefined | null)
+  constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, validate?: boolean | undefined | null, params?: Array<string> | undefined | null, acceptKeyConflicts?: boolean | undefined | null)
   /**
    * Builds from one string `key \0 id \0 description [\0 params] \0 key …` (an empty
    * id means none; the params field is present when `enhanced`): one string crosses
    * instead of 3·n. Errors when the separator count does not match (a value contained
    * NUL; the caller then uses the array constructor). With `validate`, ambiguous catalogs
-   * are rejected with the upstream message.
+   * are rejected with the upstream message; `acceptKeyConflicts` lets a key equal another
+   * tool's id (resolved key-first, as every host does).
    */
-  static fromJoined(joined: string, count: number, validate: boolean, enhanced?: boolean | undefined | null): NativeToolCatalog
+  static fromJoined(joined: string, count: number, validate: boolean, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
   /**
    * `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
    * handles start at `firstHandle`. `params` are the resolved tools' parameter texts
@@ -86,6 +87,12 @@ export declare class NativeToolCatalog {
   search(query: string, topK: number, minScore: number, inspectAll: boolean): NativeSearchHits
   /** Resolves names to handles (-1 = not found): key first, or id first when `preferId`. */
   resolve(names: Array<string>, preferId: boolean): Int32Array
+  /**
+   * The `injectCatalog` rows in key order (see `ToolCatalog::listing`): per key, the
+   * key's own handle, the handle of the tool it resolves to, and the handle of the tool
+   * whose description is shown (-1 = none).
+   */
+  listing(preferId: boolean): NativeListing
   /** Keys that contain, or are contained in, `requested` (case-insensitive), in key order. */
   suggestionKeys(requested: string): Array<string>
 }
@@ -101,6 +108,13 @@ export interface NativeActivationRecord {
   toolName?: string
   loaded: Array<string>
   receipt?: Array<string>
+}
+
+/** `injectCatalog` rows as parallel typed arrays. */
+export interface NativeListing {
+  keyHandles: Uint32Array
+  toolHandles: Uint32Array
+  docHandles: Int32Array
 }
 
 /** Search hits as parallel typed arrays (cheap to cross). */

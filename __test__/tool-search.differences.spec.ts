@@ -24,6 +24,7 @@ describe('difference 1: the constructor validates its options', () => {
     ['non-boolean autoLoad', { tools: {}, search: { autoLoad: 'yes' } }, /options\.search\.autoLoad must be a boolean/],
     ['unknown search mode', { tools: {}, search: { mode: 'fast' } }, /options\.search\.mode must be 'compatible' or 'enhanced'/],
     ['non-boolean includeResolvedTools', { tools: {}, includeResolvedTools: 1 }, /options\.includeResolvedTools must be a boolean/],
+    ['non-boolean injectCatalog', { tools: {}, injectCatalog: 'yes' }, /options\.injectCatalog must be a boolean; received the string "yes"/],
   ];
   for (const [what, options, message] of bad) {
     it(`rejects ${what} with a TypeError naming the option`, () => {
@@ -49,12 +50,22 @@ describe('difference 1: the constructor validates its options', () => {
     expect(() => new Native({ tools: { x: tool('load_tool') } })).toThrow(/reserved meta-tool names: key="x", name="load_tool"/);
   });
 
-  it('rejects a key that is another tool\'s id (the reference resolves it key-first or id-first depending on the filter)', () => {
+  it('accepts a key that is another tool\'s id, like every host, and resolves it key-first (id-first with a filter)', async () => {
     const tools = { weather: tool('public_weather'), private_weather: tool('weather') };
     expect(() => new Reference({ tools })).not.toThrow();
-    expect(() => new Native({ tools })).toThrow(
-      'ToolSearchProcessor tool key "weather" conflicts with the callable name of tool key "private_weather". Tool keys and callable names must resolve unambiguously.',
-    );
+    expect(() => new Native({ tools })).not.toThrow();
+    for (const [filter, id] of [
+      [undefined, 'public_weather'],
+      [() => true, 'weather'],
+    ] as const) {
+      const loadedTool = async (P: any) => {
+        const p = new P({ tools, filter });
+        await (await step(p, { threadId: 't' })).load({ toolName: 'weather' });
+        return (await step(p, { threadId: 't' })).result.tools.weather.id;
+      };
+      expect(await loadedTool(Reference)).toBe(id);
+      expect(await loadedTool(Native)).toBe(id);
+    }
   });
 
   it('accepts topK 0, ttl 0 and a negative minScore like the reference', () => {

@@ -20,10 +20,19 @@ const CAPABILITY_TABLE = [
     // preserveModelOutput rule of the prompt-level filter ('1.59': every result keeps the
     // model's text via toModelOutput when asked; see js/tool-call-filter.js).
     toolCallFilterPreserveRule: '1.59',
-    // A tool key equal to another tool's id is accepted and resolved key-first.
+    // A tool key equal to another tool's id is accepted and resolved key-first (id-first
+    // with a filter). Every released host 1.58–1.71 does this (none rejects; only unreleased
+    // upstream code does), so no later row changes it.
     toolKeyIdCollision: 'key-first',
     // `injectCatalog` is not a host option (we still offer it, see README).
     injectCatalog: false,
+    // ToolSearchProcessor thread id without `mastra__threadId`: 'lenient' = our difference 2
+    // (the memory thread's id when present, malformed memory contexts ignored); 'parsed' =
+    // the host's parseMemoryRequestContext (throws on a malformed `MastraMemory` entry).
+    toolSearchMemoryThread: 'lenient',
+    // The host's context store counts a single-form load_tool result (`success` + `toolName`).
+    // Ours always does (difference 4 on older hosts); this row documents the host for tests.
+    toolSearchContextSingleLoad: false,
     // SkillSearchProcessor: refresh before every step 0, awaited; errors propagate.
     skillRefresh: 'blocking-throws',
     // `workspace.skills.getScoped({ requestContext })` is not consulted.
@@ -33,14 +42,19 @@ const CAPABILITY_TABLE = [
     since: '1.60.0',
     toolCallFilterStage: 'prompt',
     toolCallFilterPreserveRule: '1.60',
-    toolKeyIdCollision: 'reject',
+    toolSearchMemoryThread: 'parsed',
+    toolSearchContextSingleLoad: true,
     skillRefresh: 'background-logged',
     scopedSkills: true,
   },
   {
+    // tool-search.ts gained `injectCatalog` in 1.67.0 (unchanged through 1.71.0).
+    since: '1.67.0',
+    injectCatalog: true,
+  },
+  {
     since: '1.68.0',
     toolCallFilterPreserveRule: '1.68',
-    injectCatalog: true,
   },
 ];
 

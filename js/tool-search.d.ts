@@ -14,12 +14,23 @@ export type ToolSearchFilterArgs = {
   phase: ToolSearchFilterPhase;
 };
 
-/** Options of {@link ToolSearchProcessor}; those of `@mastra/core`, plus `search.mode`. */
+/** Options of {@link ToolSearchProcessor}; those of `@mastra/core` (1.71), plus `search.mode`. */
 export interface ToolSearchProcessorOptions {
-  /** Every tool that can be searched and loaded. Keys and ids must resolve unambiguously. */
+  /**
+   * Every tool that can be searched and loaded. Ids must be unique and not `search_tools` /
+   * `load_tool`; a key equal to another tool's id resolves key-first (id-first with a filter).
+   */
   tools: Record<string, Tool<any, any>>;
   /** Also make the request's resolved tools (`args.tools`) searchable instead of sending them upfront. @default false */
   includeResolvedTools?: boolean;
+  /**
+   * Add a system message listing every tool (`` - `id`: description ``, descriptions over 150
+   * characters cut to 147 + `...`), through the filter's `'search'` phase, so the model can
+   * call `load_tool` without searching first (with `autoLoad`, a header pointing to
+   * `search_tools`). Nothing is added when no tool is listed. The format of `@mastra/core`
+   * 1.67+; available on every host. @default false
+   */
+  injectCatalog?: boolean;
   search?: {
     /** Maximum number of results. A non-negative integer. @default 5 */
     topK?: number;

@@ -7,7 +7,8 @@ const { createTool } = require('@mastra/core/tools');
 const { z } = require('zod/v4');
 const native = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { resolveThreadId, threadKey } = require('./thread-id.js');
+const { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
+const { host } = require('./host.js');
 const { extractParamFields } = require('./schema-fields.js');
 
 const META_TOOL_NAMES = new Set(['search_tools', 'load_tool']);
@@ -33,6 +34,15 @@ const SEARCH_DESCRIPTION_AUTO_LOAD =
   "Use this when you need a capability you don't currently have. " +
   'Returns a list of matching tools, which are loaded automatically and ' +
   'become available on your next turn — no separate load step is required.';
+// injectCatalog (host 1.67+; ours on every host): the header before the tool list.
+const CATALOG_HEADER =
+  'The following tools are available to load. Call load_tool with a toolName or toolNames array ' +
+  'to add one or more before using them — no search step is required. ' +
+  'search_tools is also available if you need to rediscover tools by keyword.';
+const CATALOG_HEADER_AUTO_LOAD =
+  'The following tools are available. Call search_tools with a keyword to load one — ' +
+  'matching tools are loaded automatically and become available on your next turn.';
+const CATALOG_LIST_INTRO = '\n\nAvailable tools:\n';
 const LOAD_DESCRIPTION =
   'Load one or more tools into your context. ' +
   'Call this after finding tools with search_tools. ' +
@@ -129,6 +139,10 @@ function normalizeOptions(options) {
   if (typeof includeResolvedTools !== 'boolean') {
     throw optionError('options.includeResolvedTools', 'a boolean', includeResolvedTools);
   }
+  const injectCatalog = options.injectCatalog ?? false;
+  if (typeof injectCatalog !== 'boolean') {
+    throw optionError('options.injectCatalog', 'a boolean', injectCatalog);
+  }
   return {
     tools,
     topK,
@@ -139,6 +153,7 @@ function normalizeOptions(options) {
     ttl,
     filter: filter ?? undefined,
     includeResolvedTools,
+    injectCatalog,
   };
 }
 
@@ -174,10 +189,12 @@ function readStaticTools(tools, enhanced) {
 
 /**
  * Builds the static native catalog, rejecting ambiguous names (duplicates, reserved
- * meta-tool names, a key that is another tool's id). The strings cross as one
- * NUL-joined string; a value containing NUL falls back to arrays.
+ * meta-tool names; a key that is another tool's id only where the host rejects it, which
+ * no released host does). The strings cross as one NUL-joined string; a value containing
+ * NUL falls back to arrays.
  */
 function buildStaticCatalog(part) {
+  const acceptKeyConflicts = host.capabilities.toolKeyIdCollision === 'key-first';
   const enhanced = part.params !== undefined;
   // String concatenation builds a rope that is flattened once when it crosses; it is
   // several times faster than collecting fields and joining them.
@@ -187,10 +204,10 @@ function buildStaticCatalog(part) {
     if (enhanced) joined += '\0' + part.params[i];
   }
   try {
-    return native.NativeToolCatalog.fromJoined(joined, part.keys.length, true, enhanced);
+    return native.NativeToolCatalog.fromJoined(joined, part.keys.length, true, enhanced, acceptKeyConflicts);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(error.message);
-    return new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params);
+    return new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params, acceptKeyConflicts);
   }
 }
 
@@ -198,11 +215,16 @@ function buildStaticCatalog(part) {
 // Catalogs: a native index plus the JS arrays its handles point into.
 
 class Catalog {
-  constructor(nativeCatalog, staticPart, resolvedPart) {
+  /**
+   * `memo` holds what is derived from the catalog's strings only (the injectCatalog
+   * listing); an overlay shares it with the overlay cache, so equal request tools reuse it.
+   */
+  constructor(nativeCatalog, staticPart, resolvedPart, memo = {}) {
     this.native = nativeCatalog;
     this.static = staticPart;
     this.resolved = resolvedPart; // undefined for the static catalog
     this.firstResolvedHandle = staticPart.tools.length;
+    this.memo = memo;
   }
 
   get size() {
@@ -222,6 +244,10 @@ class Catalog {
 
   idAt(handle) {
     return this.#at('ids', handle);
+  }
+
+  keyAt(handle) {
+    return this.#at('keys', handle);
   }
 
   descriptionAt(handle) {
@@ -362,6 +388,34 @@ class ContextNames {
 
 // ---------------------------------------------------------------------------------------
 
+/**
+ * The request's thread id. Hosts 1.60+ read the memory thread themselves, through
+ * parseMemoryRequestContext, which throws on a malformed `MastraMemory` entry: so do we
+ * there. On 1.58/1.59 the memory fallback is our deliberate difference 2 (lenient).
+ */
+function threadIdOf(requestContext) {
+  if (host.capabilities.toolSearchMemoryThread !== 'parsed') return resolveThreadId(requestContext);
+  if (!requestContext || typeof requestContext.get !== 'function') return undefined;
+  const explicit = requestContext.get(THREAD_ID_KEY);
+  if (explicit) return explicit;
+  const memory = requestContext.get(MEMORY_KEY);
+  if (!memory) return undefined;
+  if (typeof memory !== 'object') throw new Error(`Invalid MemoryRequestContext: expected object, got ${typeof memory}`);
+  const thread = memory.thread;
+  if (thread !== undefined) {
+    if (typeof thread !== 'object' || thread === null) {
+      throw new Error(`Invalid MemoryRequestContext.thread: expected object, got ${typeof thread}`);
+    }
+    if (typeof thread.id !== 'string') {
+      throw new Error(`Invalid MemoryRequestContext.thread.id: expected string, got ${typeof thread.id}`);
+    }
+  }
+  if (memory.resourceId !== undefined && typeof memory.resourceId !== 'string') {
+    throw new Error(`Invalid MemoryRequestContext.resourceId: expected string, got ${typeof memory.resourceId}`);
+  }
+  return thread?.id || undefined;
+}
+
 function formatDescription(description) {
   return description.length > 150 ? description.slice(0, 147) + '...' : description;
 }
@@ -401,6 +455,7 @@ class ToolSearchProcessor {
     // reused; the tool instances always come from this request (`resolved.tools`).
     const cache = this.#overlayCache;
     let overlay;
+    let memo;
     if (
       cache &&
       sameStrings(cache.keys, resolved.keys) &&
@@ -409,6 +464,7 @@ class ToolSearchProcessor {
       (!resolved.params || sameStrings(cache.params, resolved.params))
     ) {
       overlay = cache.native;
+      memo = cache.memo;
     } else {
       overlay = native.NativeToolCatalog.overlay(
         this.#staticCatalog.native,
@@ -420,9 +476,10 @@ class ToolSearchProcessor {
       );
       // Strings only: the cache must not keep one request's tool instances alive.
       const { keys, ids, descriptions, params } = resolved;
-      this.#overlayCache = { keys, ids, descriptions, params, native: overlay };
+      memo = {};
+      this.#overlayCache = { keys, ids, descriptions, params, native: overlay, memo };
     }
-    return new Catalog(overlay, this.#staticCatalog.static, resolved);
+    return new Catalog(overlay, this.#staticCatalog.static, resolved, memo);
   }
 
   /** The user's filter, fail-closed: a throw, a rejection or anything but `true` denies. */
@@ -436,6 +493,45 @@ class ToolSearchProcessor {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * The injectCatalog rows of a catalog, derived once per catalog (its strings never
+   * change): without a filter the finished text; with one, per key the tool to ask the
+   * filter about and the line to print when it allows.
+   */
+  #listingOf(catalog) {
+    const memo = catalog.memo;
+    if (memo.listing) return memo.listing;
+    const withFilter = this.#config.filter !== undefined;
+    // The host resolves each key as load_tool does: key first, id first with a filter.
+    const rows = catalog.native.listing(withFilter);
+    const { keyHandles, toolHandles, docHandles } = rows;
+    const lines = new Array(keyHandles.length);
+    for (let i = 0; i < keyHandles.length; i++) {
+      const name = catalog.idAt(toolHandles[i]) ?? catalog.keyAt(keyHandles[i]);
+      const description = docHandles[i] < 0 ? '' : formatDescription(catalog.descriptionAt(docHandles[i]));
+      lines[i] = description ? `- \`${name}\`: ${description}` : `- \`${name}\``;
+    }
+    memo.listing = withFilter ? { toolHandles, lines } : { text: lines.join('\n') };
+    return memo.listing;
+  }
+
+  /**
+   * The injectCatalog list for this step: every key's line, the tool it names asked of the
+   * filter's 'search' phase one by one in key order (as the host does); '' when empty.
+   */
+  async #catalogList(catalog, requestContext) {
+    const listing = this.#listingOf(catalog);
+    if (listing.text !== undefined) return listing.text;
+    const { toolHandles, lines } = listing;
+    const allowed = [];
+    for (let i = 0; i < lines.length; i++) {
+      const tool = catalog.toolAt(toolHandles[i]);
+      if (!tool) continue;
+      if (await this.#isAllowed(tool, requestContext, 'search')) allowed.push(lines[i]);
+    }
+    return allowed.join('\n');
   }
 
   #resolveHandles(catalog, names) {
@@ -632,7 +728,7 @@ class ToolSearchProcessor {
     const { tools, messageList, requestContext } = args;
     const { autoLoad, includeResolvedTools } = this.#config;
     const catalog = this.#catalogForStep(tools);
-    const threadId = resolveThreadId(requestContext);
+    const threadId = threadIdOf(requestContext);
     // Snapshot of names loaded before this step; this step's meta-tools share and extend it.
     const loadedNames = new Set(this.#store.loadedNames(threadId, args));
 
@@ -640,6 +736,10 @@ class ToolSearchProcessor {
       throw new TypeError('ToolSearchProcessor.processInputStep: args.messageList must be a Mastra MessageList.');
     }
     messageList.addSystem(autoLoad ? SYSTEM_MESSAGE_AUTO_LOAD : SYSTEM_MESSAGE);
+    if (this.#config.injectCatalog) {
+      const list = await this.#catalogList(catalog, requestContext);
+      if (list) messageList.addSystem((autoLoad ? CATALOG_HEADER_AUTO_LOAD : CATALOG_HEADER) + CATALOG_LIST_INTRO + list);
+    }
 
     const searchTool = this.#makeSearchTool(catalog, loadedNames, threadId, requestContext);
     const loadTool = autoLoad ? undefined : this.#makeLoadTool(catalog, loadedNames, threadId, requestContext);
@@ -666,14 +766,14 @@ class ToolSearchProcessor {
     this.#assertLive();
     if (args?.stepArgs) {
       const stepArgs = args.stepArgs;
-      const names = this.#store.loadedNames(resolveThreadId(stepArgs.requestContext), stepArgs);
+      const names = this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs);
       return this.#loadedTools(
         this.#catalogForStep(stepArgs.tools),
         names,
         args.requestContext ?? stepArgs.requestContext,
       );
     }
-    const threadId = resolveThreadId(args?.requestContext);
+    const threadId = threadIdOf(args?.requestContext);
     const names = this.#store.loadedNames(threadId, undefined);
     return this.#loadedTools(this.#catalogForStep(args?.tools), names, args?.requestContext);
   }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -38,6 +38,14 @@ pub struct NativeSearchHits {
     pub scores: Float64Array,
 }
 
+/// `injectCatalog` rows as parallel typed arrays.
+#[napi(object)]
+pub struct NativeListing {
+    pub key_handles: Uint32Array,
+    pub tool_handles: Uint32Array,
+    pub doc_handles: Int32Array,
+}
+
 /// A searchable tool catalog (static, or static + request-resolved overlay).
 #[napi]
 pub struct NativeToolCatalog {
@@ -55,17 +63,25 @@ impl NativeToolCatalog {
         descriptions: Vec<String>,
         validate: Option<bool>,
         params: Option<Vec<String>>,
+        accept_key_conflicts: Option<bool>,
     ) -> Result<Self> {
-        Self::built(entries(keys, ids, descriptions, 0)?, params, validate.unwrap_or(false))
+        Self::built(entries(keys, ids, descriptions, 0)?, params, validate.unwrap_or(false), accept_key_conflicts.unwrap_or(false))
     }
 
     /// Builds from one string `key \0 id \0 description [\0 params] \0 key …` (an empty
     /// id means none; the params field is present when `enhanced`): one string crosses
     /// instead of 3·n. Errors when the separator count does not match (a value contained
     /// NUL; the caller then uses the array constructor). With `validate`, ambiguous catalogs
-    /// are rejected with the upstream message.
+    /// are rejected with the upstream message; `acceptKeyConflicts` lets a key equal another
+    /// tool's id (resolved key-first, as every host does).
     #[napi(factory)]
-    pub fn from_joined(joined: String, count: u32, validate: bool, enhanced: Option<bool>) -> Result<Self> {
+    pub fn from_joined(
+        joined: String,
+        count: u32,
+        validate: bool,
+        enhanced: Option<bool>,
+        accept_key_conflicts: Option<bool>,
+    ) -> Result<Self> {
         let enhanced = enhanced.unwrap_or(false);
         let count = count as usize;
         let mut fields = joined.split('\0');
@@ -91,14 +107,15 @@ impl NativeToolCatalog {
         if !(rest.is_empty() || (count == 0 && rest == [""])) {
             return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
         }
-        Self::built(entries, enhanced.then_some(params), validate)
+        Self::built(entries, enhanced.then_some(params), validate, accept_key_conflicts.unwrap_or(false))
     }
 
     /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
     /// rejected with the upstream message.
-    fn built(entries: Vec<ToolEntry>, params: Option<Vec<String>>, validate: bool) -> Result<Self> {
+    fn built(entries: Vec<ToolEntry>, params: Option<Vec<String>>, validate: bool, accept_key_conflicts: bool) -> Result<Self> {
         let catalog = if validate {
-            ToolCatalog::build_validated(entries, params, &["search_tools", "load_tool"])
+            let key_conflicts = if accept_key_conflicts { KeyConflicts::Accept } else { KeyConflicts::Reject };
+            ToolCatalog::build_validated_with(entries, params, &["search_tools", "load_tool"], key_conflicts)
                 .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?
         } else {
             match params {
@@ -147,6 +164,19 @@ impl NativeToolCatalog {
     #[napi]
     pub fn resolve(&self, names: Vec<String>, prefer_id: bool) -> Int32Array {
         Int32Array::new(names.iter().map(|n| self.inner.resolve(n, prefer_id).map_or(-1, |h| h as i32)).collect())
+    }
+
+    /// The `injectCatalog` rows in key order (see `ToolCatalog::listing`): per key, the
+    /// key's own handle, the handle of the tool it resolves to, and the handle of the tool
+    /// whose description is shown (-1 = none).
+    #[napi]
+    pub fn listing(&self, prefer_id: bool) -> NativeListing {
+        let rows = self.inner.listing(prefer_id);
+        NativeListing {
+            key_handles: Uint32Array::new(rows.iter().map(|r| r.key_handle).collect()),
+            tool_handles: Uint32Array::new(rows.iter().map(|r| r.tool_handle).collect()),
+            doc_handles: Int32Array::new(rows.iter().map(|r| r.doc_handle.map_or(-1, |h| h as i32)).collect()),
+        }
     }
 
     /// Keys that contain, or are contained in, `requested` (case-insensitive), in key order.

@@ -57,6 +57,17 @@ pub struct Hit {
     pub score: f64,
 }
 
+/// One `injectCatalog` row; see [`ToolCatalog::listing`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingRow {
+    /// The entry whose key this row is for.
+    pub key_handle: u32,
+    /// The tool the key resolves to (passed to the filter; its id names the row).
+    pub tool_handle: u32,
+    /// The tool whose description the row shows.
+    pub doc_handle: Option<u32>,
+}
+
 /// Search knobs, as in `ToolSearchProcessorOptions.search`.
 #[derive(Debug, Clone, Copy)]
 pub struct SearchParams {
@@ -251,8 +262,16 @@ fn tokenize_in_two(entries: &[Entry], live: &[bool]) -> (Vocab, Vec<Option<TermC
     (vocab, terms)
 }
 
+/// Whether a key equal to a different tool's callable name is an error. Every released
+/// host (1.58–1.71) accepts it and resolves such a name key-first (id-first with a filter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyConflicts {
+    Accept,
+    Reject,
+}
+
 /// See [`ToolCatalog::check_unambiguous`].
-fn check_entries(entries: &[Entry], reserved: &[&str]) -> Result<(), CatalogError> {
+fn check_entries(entries: &[Entry], reserved: &[&str], key_conflicts: KeyConflicts) -> Result<(), CatalogError> {
     let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
     for e in entries {
         let name = e.name();
@@ -262,6 +281,9 @@ fn check_entries(entries: &[Entry], reserved: &[&str]) -> Result<(), CatalogErro
         if owner_of_name.insert(name, &e.key).is_some() {
             return Err(CatalogError::DuplicateName { name: name.to_owned() });
         }
+    }
+    if key_conflicts == KeyConflicts::Accept {
+        return Ok(());
     }
     for e in entries {
         if let Some(owner) = owner_of_name.get(e.key.as_str()) {
@@ -299,9 +321,19 @@ impl ToolCatalog {
     /// every entry is indexed and the duplicate-name pass is skipped. `params` selects
     /// enhanced ranking, as in [`Self::build_enhanced`].
     pub fn build_validated(entries: Vec<ToolEntry>, params: Option<Vec<String>>, reserved: &[&str]) -> Result<Self, CatalogError> {
+        Self::build_validated_with(entries, params, reserved, KeyConflicts::Reject)
+    }
+
+    /// [`Self::build_validated`], with key/name conflicts accepted or rejected.
+    pub fn build_validated_with(
+        entries: Vec<ToolEntry>,
+        params: Option<Vec<String>>,
+        reserved: &[&str],
+        key_conflicts: KeyConflicts,
+    ) -> Result<Self, CatalogError> {
         let enhanced = params.is_some();
         let entries = entries_with_params(entries, params);
-        check_entries(&entries, reserved)?;
+        check_entries(&entries, reserved, key_conflicts)?;
         let live = vec![true; entries.len()];
         Ok(if enhanced { Self::enhanced_with_live(entries, live) } else { Self::compatible_with_live(entries, None, live) })
     }
@@ -429,7 +461,29 @@ impl ToolCatalog {
     /// Rejects catalogs whose names are ambiguous: a key or name in `reserved`, two tools
     /// with one callable name (`id || key`), or a key that is another tool's callable name.
     pub fn check_unambiguous(&self, reserved: &[&str]) -> Result<(), CatalogError> {
-        check_entries(&self.entries, reserved)
+        check_entries(&self.entries, reserved, KeyConflicts::Reject)
+    }
+
+    /// The catalog as `injectCatalog` lists it: one row per key in key order (the
+    /// reference walks `Object.keys(catalog.tools)`), each with the tool that key resolves
+    /// to (as [`Self::resolve`]), and the tool whose description the reference prints
+    /// for that tool's name (`descriptions.get(tool.id || key)`: the last tool indexed
+    /// under the name; `None` when no document carries it).
+    pub fn listing(&self, prefer_id: bool) -> Vec<ListingRow> {
+        let mut doc_of_name: HashMap<&str, u32> = HashMap::with_capacity_and_hasher(self.slot_entry.len(), Default::default());
+        for &pos in &self.slot_entry {
+            let e = &self.entries[pos as usize];
+            doc_of_name.insert(e.name(), e.handle);
+        }
+        let entry_of_handle: HashMap<u32, &Entry> = self.entries.iter().map(|e| (e.handle, e)).collect();
+        self.entries
+            .iter()
+            .map(|e| {
+                let tool = self.resolve(&e.key, prefer_id).unwrap_or(e.handle);
+                let name = entry_of_handle.get(&tool).and_then(|t| t.id.as_deref()).unwrap_or(&e.key);
+                ListingRow { key_handle: e.handle, tool_handle: tool, doc_handle: doc_of_name.get(name).copied() }
+            })
+            .collect()
     }
 
     /// Number of entries (tools).
@@ -820,6 +874,42 @@ mod tests {
                 assert_eq!(parallel.search(q, p), sequential.search(q, p), "{q}");
             }
         }
+    }
+
+    #[test]
+    fn key_conflicts_can_be_accepted_and_resolve_like_the_reference() {
+        let reserved = ["search_tools", "load_tool"];
+        let tools = || vec![entry(0, "weather", Some("public_weather"), "pub"), entry(1, "private_weather", Some("weather"), "priv")];
+        assert!(ToolCatalog::build_validated_with(tools(), None, &reserved, KeyConflicts::Reject).is_err());
+        let c = ToolCatalog::build_validated_with(tools(), None, &reserved, KeyConflicts::Accept).unwrap();
+        assert_eq!(c.resolve("weather", false), Some(0));
+        assert_eq!(c.resolve("weather", true), Some(1));
+        // duplicates and reserved names are still rejected
+        let dup = vec![entry(0, "a", Some("same"), ""), entry(1, "b", Some("same"), "")];
+        assert!(ToolCatalog::build_validated_with(dup, None, &reserved, KeyConflicts::Accept).is_err());
+        let res = vec![entry(0, "load_tool", Some("x"), "")];
+        assert!(ToolCatalog::build_validated_with(res, None, &reserved, KeyConflicts::Accept).is_err());
+    }
+
+    #[test]
+    fn listing_rows_follow_keys_resolution_and_the_named_document() {
+        let c = ToolCatalog::build(vec![
+            entry(0, "weather", Some("public_weather"), "pub"),
+            entry(1, "private_weather", Some("weather"), "priv"),
+            entry(2, "bare", None, "no id"),
+        ]);
+        let row = |key, tool, doc| ListingRow { key_handle: key, tool_handle: tool, doc_handle: doc };
+        assert_eq!(c.listing(false), [row(0, 0, Some(0)), row(1, 1, Some(1)), row(2, 2, Some(2))]);
+        // id-first: the key "weather" names the tool whose id is "weather"
+        assert_eq!(c.listing(true), [row(0, 1, Some(1)), row(1, 1, Some(1)), row(2, 2, Some(2))]);
+        // a repeated name shows the last indexed tool's description
+        let d = ToolCatalog::build(vec![entry(0, "a", Some("same"), "first"), entry(1, "b", Some("same"), "second")]);
+        assert_eq!(d.listing(false), [row(0, 0, Some(1)), row(1, 1, Some(1))]);
+        // an overlay lists in merged key order with the resolved tool in place
+        let o = ToolCatalog::overlay(&c, vec![entry(3, "bare", Some("bare2"), "x"), entry(4, "new", None, "n")], None);
+        let rows = o.listing(false);
+        assert_eq!(rows.iter().map(|r| r.key_handle).collect::<Vec<_>>(), [0, 1, 3, 4]);
+        assert_eq!(rows[2], row(3, 3, Some(3)));
     }
 
     #[test]
