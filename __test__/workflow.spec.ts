@@ -1,0 +1,55 @@
+// The release workflow cannot run here, so it is checked statically: actionlint (installed from PyPI
+// into .tools/ on first use by scripts/actionlint.mjs) over .github/workflows/, plus the facts the
+// release depends on (seven platforms, tag-gated publish with provenance).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(__dirname, '..');
+const workflow = join(root, '.github', 'workflows', 'release.yml');
+
+function actionlint(files: string[] = []) {
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'actionlint.mjs'), ...files], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+describe('release workflow', () => {
+  it('passes actionlint', () => {
+    const r = actionlint();
+    expect(r.out.replace(/^\[release\].*\n/gm, '')).toBe('');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  it('actionlint really checks (a broken workflow fails)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnp-actionlint-'));
+    try {
+      const bad = join(dir, 'bad.yml');
+      writeFileSync(bad, 'on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n');
+      const r = actionlint([bad]);
+      expect(r.status).not.toBe(0);
+      expect(r.out).toContain('matrix');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('builds and tests all seven platforms and publishes only on tags, with provenance', () => {
+    const text = readFileSync(workflow, 'utf8');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    for (const target of pkg.napi.targets) expect(text).toContain(`target: ${target}`);
+    // every platform is built, and tested on its own runner after the build job
+    const tests = text.slice(text.indexOf('  test-macos-windows:'), text.indexOf('  publish:'));
+    for (const platform of ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'linux-arm64-musl', 'darwin-x64', 'darwin-arm64', 'win32-x64-msvc']) {
+      expect(text.slice(0, text.indexOf('  test-macos-windows:'))).toContain(`platform: ${platform}\n`);
+      expect(tests).toMatch(new RegExp(`platform: ${platform}[ ,}]`));
+    }
+    expect(tests.match(/node scripts\/test-artifacts\.mjs --host/g)).toHaveLength(2);
+    expect(text).toContain("if: startsWith(github.ref, 'refs/tags/v')");
+    expect(text).toContain('id-token: write');
+    expect(text).toContain('npx napi prepublish -t npm');
+    expect(text).toContain('npm publish --provenance');
+    for (const node of ["'20.19.0'", "'22'", "'24'"]) expect(text).toContain(node);
+  });
+});

