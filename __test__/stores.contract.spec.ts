@@ -1,12 +1,12 @@
 // The loaded-state store contract (js/stores/index.js), run unchanged against every
 // implementation: the JS memory store, and the Redis store on node-redis v5 and on ioredis,
 // both against a real redis-server on loopback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from 'redis';
 import IORedis from 'ioredis';
 import { memoryStore } from '../js/stores/memory.js';
 import { redisStore } from '../js/stores/redis.js';
-import { assertStateStore, guardStateStore } from '../js/stores/index.js';
+import { assertStateStore, createOutageWarner, guardStateStore, withTimeout, StoreTimeoutError } from '../js/stores/index.js';
 import { startRedisServer, type RedisServer } from './support/redis-server';
 
 type Store = {
@@ -266,5 +266,141 @@ describe('store contract: idle TTL (all implementations at once)', () => {
         expect((await store.stats()).threadCount, impl.name).toBe(0);
       }),
     );
+  });
+});
+
+// The helpers a processor calls a custom store through: whatever the store does, a call
+// settles within its bound, never rejects, and warns once per outage.
+describe('guardStateStore over misbehaving custom stores', () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  beforeAll(() => process.on('unhandledRejection', onUnhandled));
+  afterAll(() => process.off('unhandledRejection', onUnhandled));
+
+  const base = () => ({
+    load: async (_t: string) => [] as unknown,
+    add: async (_t: string, _n: string[]) => {},
+    clear: async () => {},
+    clearAll: async () => {},
+  });
+
+  it('a store that never settles is bounded by its timeoutMs; its signal is aborted', async () => {
+    let seen: AbortSignal | undefined;
+    const store = {
+      ...base(),
+      timeoutMs: 100,
+      load: (_t: string, opts: { signal: AbortSignal }) => {
+        seen = opts.signal;
+        return new Promise<string[]>(() => {});
+      },
+    };
+    const logger = { warn: vi.fn() };
+    const guard = guardStateStore(store, { getLogger: () => logger, label: 'ToolSearchProcessor' });
+    const start = performance.now();
+    const result = await guard.load('t');
+    const ms = performance.now() - start;
+    expect(result).toMatchObject({ ok: false, names: [], timedOut: true });
+    expect(result.ok === false && result.error).toBeInstanceOf(StoreTimeoutError);
+    expect(ms).toBeGreaterThanOrEqual(90);
+    expect(ms).toBeLessThan(600);
+    expect(seen?.aborted).toBe(true);
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('without timeoutMs on the store, the guard option (else 500 ms) bounds it', async () => {
+    const store = { ...base(), load: () => new Promise<string[]>(() => {}) };
+    const guard = guardStateStore(store, { timeoutMs: 80, getLogger: () => ({ warn() {} }) });
+    expect(guard.timeoutMs).toBe(80);
+    expect((await guard.load('t')).ok).toBe(false);
+    expect(guardStateStore(store).timeoutMs).toBe(500);
+  });
+
+  it('late rejections, synchronous throws and junk replies become typed failures', async () => {
+    const store = {
+      ...base(),
+      timeoutMs: 50,
+      // Rejects well after the bound: must be swallowed.
+      load: () => new Promise<string[]>((_, reject) => setTimeout(() => reject(new Error('late')), 150)),
+      add: () => {
+        throw new Error('sync throw');
+      },
+      clear: () => Promise.reject(new Error('clear failed')),
+    };
+    const logger = { warn: vi.fn() };
+    const guard = guardStateStore(store, { getLogger: () => logger, label: 'X' });
+    expect(await guard.load('t')).toMatchObject({ ok: false, names: [], timedOut: true });
+    expect(await guard.add('t', ['a'])).toMatchObject({ ok: false, timedOut: false });
+    expect((await guard.add('t', ['a'])).ok === false).toBe(true);
+    expect(await guard.clear('t')).toMatchObject({ ok: false });
+    // add([]) never reaches the store.
+    expect(await guard.add('t', [])).toEqual({ ok: true });
+    await new Promise((r) => setTimeout(r, 250));
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0][0]).toMatch(/^X: state store load failed \(state store load timed out after 50 ms\)/);
+    expect(logger.warn.mock.calls[0][1]).toMatchObject({ error: expect.any(StoreTimeoutError) });
+
+    const junk = guardStateStore({ ...base(), load: async () => 'weather' }, { getLogger: () => logger });
+    expect(await junk.load('t')).toMatchObject({ ok: false, names: [] });
+    const mixed = guardStateStore({ ...base(), load: async () => ['a', 1, null, 'b', 'a', Buffer.from('c')] });
+    expect(await mixed.load('t')).toEqual({ ok: true, names: ['a', 'b', 'c'] });
+    expect(unhandled).toEqual([]);
+  });
+
+  it('warns once per outage: again only after a success in between; falls back to console.warn', async () => {
+    let up = false;
+    const store = {
+      ...base(),
+      load: async () => {
+        if (!up) throw new Error('down');
+        return ['a'];
+      },
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const guard = guardStateStore(store, { label: 'SkillSearchProcessor' });
+      for (let i = 0; i < 5; i++) expect((await guard.load('t')).ok).toBe(false);
+      expect(warn).toHaveBeenCalledTimes(1);
+      up = true;
+      expect(await guard.load('t')).toEqual({ ok: true, names: ['a'] });
+      up = false;
+      await guard.load('t');
+      await guard.load('t');
+      expect(warn).toHaveBeenCalledTimes(2);
+      expect(String(warn.mock.calls[1][0])).toMatch(/^SkillSearchProcessor: state store load failed \(down\)/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('createOutageWarner reads the logger at warn time (a logger registered later is used)', () => {
+    let logger: { warn: (...a: unknown[]) => void } | undefined;
+    const warner = createOutageWarner(() => logger, 'P');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect(warner.fail('load', new Error('e1'))).toBe(true);
+      expect(warn).toHaveBeenCalledTimes(1);
+      warner.ok();
+      logger = { warn: vi.fn() };
+      expect(warner.fail('add', new Error('e2'))).toBe(true);
+      expect(warner.fail('add', new Error('e3'))).toBe(false);
+      expect(logger.warn).toHaveBeenCalledTimes(1);
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('withTimeout: value, failure, timeout, and an outer abort', async () => {
+    expect(await withTimeout(async () => 7, 100)).toEqual({ ok: true, value: 7 });
+    const failed = await withTimeout(async () => {
+      throw new Error('boom');
+    }, 100);
+    expect(failed).toMatchObject({ ok: false, timedOut: false });
+    const slow = await withTimeout(() => new Promise(() => {}), 30, { operation: 'load' });
+    expect(slow).toMatchObject({ ok: false, timedOut: true });
+    const outer = new AbortController();
+    const pending = withTimeout(() => new Promise(() => {}), 10_000, { signal: outer.signal });
+    outer.abort(new Error('step aborted'));
+    expect(await pending).toMatchObject({ ok: false, timedOut: false });
   });
 });
