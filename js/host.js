@@ -33,10 +33,20 @@ const CAPABILITY_TABLE = [
     // The host's context store counts a single-form load_tool result (`success` + `toolName`).
     // Ours always does (difference 4 on older hosts); this row documents the host for tests.
     toolSearchContextSingleLoad: false,
-    // SkillSearchProcessor: refresh before every step 0, awaited; errors propagate.
+    // SkillSearchProcessor's step-0 `skills.maybeRefresh()`: awaited, and a rejection fails
+    // the step ('blocking-throws'); 1.60+ ('background-logged'): in the background unless
+    // `blockingRefresh: true`, and a rejection is logged as 'SkillSearchProcessor: skills
+    // refresh failed' through the logger given by `__registerMastra` (else console.warn)
+    // and never fails the step.
     skillRefresh: 'blocking-throws',
-    // `workspace.skills.getScoped({ requestContext })` is not consulted.
+    // Whether the host's processor uses `workspace.skills.getScoped({ requestContext })`
+    // (1.60+; the 1.58/1.59 WorkspaceSkills has no getScoped). Ours uses it on every host
+    // whenever the workspace offers it (tenant isolation); tests read this host fact.
     scopedSkills: false,
+    // Whether a Workspace with a filesystem resolver gives each request the skills of its
+    // own filesystem (`ResolvedSourceWorkspaceSkills`, 1.68+); earlier hosts read such a
+    // workspace's skills from process.cwd() for every request.
+    scopedSkillSources: false,
   },
   {
     since: '1.60.0',
@@ -55,6 +65,7 @@ const CAPABILITY_TABLE = [
   {
     since: '1.68.0',
     toolCallFilterPreserveRule: '1.68',
+    scopedSkillSources: true,
   },
 ];
 

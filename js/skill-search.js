@@ -14,6 +14,7 @@ const { createTool } = require('@mastra/core/tools');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId } = require('./thread-id.js');
+const { host } = require('./host.js');
 
 const INSTRUCTION =
   'To discover available skills, call search_skills with a keyword query. ' +
@@ -56,6 +57,46 @@ const loadOutputSchema = z.object({
   message: z.string(),
   skillName: z.string().optional(),
 });
+
+/** What 1.60+ hosts log (at warn level) when a step-0 refresh rejects. */
+const REFRESH_FAILED = 'SkillSearchProcessor: skills refresh failed';
+
+/**
+ * Most request scopes (`workspace.skills.getScoped()` views) whose native index is kept;
+ * the least recently used beyond this is dropped (and rebuilt if it comes back). Scopes idle
+ * longer than `ttl` are dropped by the cleanup sweep as well.
+ */
+const MAX_CACHED_SCOPES = 32;
+
+/** `options.blockingRefresh`: a boolean, or nullish for the host's default. */
+function blockingRefreshOf(options) {
+  const value = options?.blockingRefresh;
+  if (value == null) return undefined;
+  if (typeof value !== 'boolean') {
+    throw new TypeError(
+      `SkillSearchProcessor: options.blockingRefresh must be a boolean (true or false); received ${describeValue(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** Scopes remembered per loaded variant; an older one forgotten is re-confirmed when it returns. */
+const MAX_SCOPES_PER_VARIANT = 8;
+
+/** The variant of a loaded key that belongs to scope `scopeId`, if any. */
+function variantIn(variants, scopeId) {
+  return variants?.find(v => v.scopes.has(scopeId));
+}
+
+function tagScope(variant, scopeId) {
+  variant.scopes.add(scopeId);
+  if (variant.scopes.size > MAX_SCOPES_PER_VARIANT) variant.scopes.delete(variant.scopes.values().next().value);
+}
+
+/** The capability answers this processor follows: the installed host's (js/host.js). */
+function capabilitiesOf() {
+  return host.capabilities;
+}
 
 /** `options.search.mode`, validated here: the reference has no such option to mirror. */
 function searchModeOf(options) {
@@ -228,20 +269,27 @@ function enhancedSuggestions(skillName, allSkills) {
  * `load_skill` meta-tools, loaded instructions injected as system messages per thread.
  */
 class SkillSearchProcessor {
-  // Our additions stay private so the instance's own keys match the reference's.
-  /** Native index state: { skills, substring, entries, metaMap, native, declaredDocuments, fullCheckAt } */
-  #index = null;
-  /** Bumped by every step-0 refresh; an index checked before the latest bump is stale. */
-  #generation = 0;
-  #checkedGeneration = -1;
-  /** In-flight re-check, shared by concurrent searches. */
-  #syncing = null;
+  // Our additions stay private so the instance's own keys match the host's.
+  /** Per-scope index state (see #scopeFor), most recently used last. */
+  #scopes = new Map();
+  /** Identity numbers of scoped skills views, for the per-thread loaded-skill scope tags. */
+  #scopeIds = new WeakMap();
+  #nextScopeId = 1;
   #stats = { builds: 0, checks: 0, lastBuildMs: 0, lastCheckMs: 0 };
   /** `search.mode === 'enhanced'`; kept out of `searchConfig`, whose shape is the reference's. */
   #enhanced = false;
+  /** The host's refresh contract: 'blocking-throws' (1.58/1.59) or 'background-logged' (1.60+). */
+  #refreshRule = 'blocking-throws';
+  /** On 1.58/1.59 hosts, whose processor has no such fields: blockingRefresh and the logger. */
+  #blocking = true;
+  #logger = undefined;
 
   constructor(options) {
     this.#enhanced = searchModeOf(options) === 'enhanced';
+    const blocking = blockingRefreshOf(options);
+    const capabilities = capabilitiesOf(options);
+    this.#refreshRule = capabilities.skillRefresh;
+    const hostFields = this.#refreshRule === 'background-logged';
     this.id = 'skill-search';
     this.name = 'Skill Search Processor';
     this.description = 'Enables on-demand skill discovery and loading via search';
@@ -252,8 +300,21 @@ class SkillSearchProcessor {
       minScore: options.search?.minScore ?? 0,
     };
     this.ttl = options.ttl ?? 3600000;
+    if (hostFields) {
+      // 1.60+ hosts: the same own fields, in the same order, as the host's processor.
+      this.blockingRefresh = blocking ?? false;
+      this.logger = undefined;
+    } else {
+      this.#blocking = blocking ?? true;
+    }
     this.cleanupIntervalId = undefined;
     this.threadLoadedSkills = new Map();
+    if (hostFields) {
+      /** Logs a refresh failure; never throws. */
+      this.warnRefreshFailed = error => {
+        (this.logger ?? console).warn(REFRESH_FAILED, { error });
+      };
+    }
 
     if (this.ttl > 0) {
       // A WeakRef lets an undisposed processor be garbage-collected; the timer then stops itself.
@@ -268,20 +329,27 @@ class SkillSearchProcessor {
     }
   }
 
-  /** Stops the cleanup timer and releases all state and the index. Safe to call repeatedly. */
+  /** Called by Mastra when the processor is registered: its logger receives refresh failures. */
+  __registerMastra(mastra) {
+    const logger = mastra.getLogger();
+    if (this.#refreshRule === 'background-logged') this.logger = logger;
+    else this.#logger = logger;
+  }
+
+  /** Stops the cleanup timer and releases all state and the indexes. Safe to call repeatedly. */
   dispose() {
     if (this.cleanupIntervalId) {
       clearInterval(this.cleanupIntervalId);
       this.cleanupIntervalId = undefined;
     }
     this.clearAllState();
-    this.#index = null;
-    this.#checkedGeneration = -1;
+    this.#scopes.clear();
   }
 
   #getThreadState(threadId) {
     let state = this.threadLoadedSkills.get(threadId);
     if (!state) {
+      // skills: loaded key -> variants [{ instructions, scopes }] (see #loadedIn).
       state = { skills: new Map(), lastAccessed: Date.now() };
       this.threadLoadedSkills.set(threadId, state);
     }
@@ -307,6 +375,10 @@ class SkillSearchProcessor {
         cleaned++;
       }
     }
+    // Scope indexes idle as long are dropped too (not counted: the count is about threads).
+    for (const [skills, scope] of this.#scopes) {
+      if (now - scope.lastUsed > this.ttl) this.#scopes.delete(skills);
+    }
     return cleaned;
   }
 
@@ -324,15 +396,18 @@ class SkillSearchProcessor {
   }
 
   /**
-   * Index statistics (not in the reference): skills and documents indexed, distinct terms,
-   * how many times the index was built and checked, and the last durations in ms.
+   * Index statistics (not in the reference): skills and documents of the most recently used
+   * scope's index, distinct terms, how many scopes hold an index, how many times an index was
+   * built and checked, and the last durations in ms.
    */
   getIndexStats() {
-    const index = this.#index;
+    let index = null;
+    for (const scope of this.#scopes.values()) index = scope.index ?? index;
     return {
       skillCount: index ? index.native.skillCount : 0,
       documentCount: index ? index.native.documentCount : 0,
       termCount: index ? index.native.termCount : 0,
+      scopeCount: this.#scopes.size,
       builds: this.#stats.builds,
       checks: this.#stats.checks,
       lastBuildMs: this.#stats.lastBuildMs,
@@ -348,24 +423,54 @@ class SkillSearchProcessor {
     return ws != null && ws.canBM25 === false && ws.canVector !== true;
   }
 
-  /** The index for `skills`, re-checked (and rebuilt only if something changed) when stale. */
-  async #ensureIndex(skills) {
-    const index = this.#index;
-    if (index && index.skills === skills && this.#checkedGeneration === this.#generation) return index;
-    if (!this.#syncing) {
-      this.#syncing = this.#sync(skills).finally(() => {
-        this.#syncing = null;
-      });
+  /**
+   * The index state of one skills view (a request scope, or the workspace's own skills),
+   * marked most recently used. Each scope has its own native index, generation and re-check,
+   * so nothing searched in one scope can come from another.
+   */
+  #scopeFor(skills) {
+    let scope = this.#scopes.get(skills);
+    if (scope) {
+      this.#scopes.delete(skills);
+    } else {
+      scope = { skills, index: null, generation: 0, checkedGeneration: -1, syncing: null, lastUsed: 0 };
     }
-    const synced = await this.#syncing;
-    // A different skills object may have raced in; check again for it.
-    return synced.skills === skills ? synced : this.#ensureIndex(skills);
+    scope.lastUsed = Date.now();
+    this.#scopes.set(skills, scope);
+    while (this.#scopes.size > MAX_CACHED_SCOPES) {
+      this.#scopes.delete(this.#scopes.keys().next().value);
+    }
+    return scope;
   }
 
-  async #sync(skills) {
+  #scopeIdOf(skills) {
+    let id = this.#scopeIds.get(skills);
+    if (id === undefined) {
+      id = this.#nextScopeId++;
+      this.#scopeIds.set(skills, id);
+    }
+    return id;
+  }
+
+  /** The scope's index, re-checked (and rebuilt only if something changed) when stale. */
+  async #ensureIndex(scope) {
+    // Loop: a refresh may settle (bumping the generation) while a re-check is in flight.
+    while (!scope.index || scope.checkedGeneration !== scope.generation) {
+      if (!scope.syncing) {
+        scope.syncing = this.#sync(scope).finally(() => {
+          scope.syncing = null;
+        });
+      }
+      await scope.syncing;
+    }
+    return scope.index;
+  }
+
+  async #sync(scope) {
     const started = performance.now();
-    const generation = this.#generation;
-    const previous = this.#index && this.#index.skills === skills ? this.#index : null;
+    const generation = scope.generation;
+    const skills = scope.skills;
+    const previous = scope.index;
     const substring = this.#substringMode();
 
     // Cheap path: the known skills are unchanged and a full check ran recently enough
@@ -379,9 +484,9 @@ class SkillSearchProcessor {
       (await skillsUnchanged(skills, previous.entries))
     ) {
       this.#stats.checks++;
-      this.#checkedGeneration = generation;
+      scope.checkedGeneration = generation;
       this.#stats.lastCheckMs = performance.now() - started;
-      return previous;
+      return;
     }
 
     const fullCheckAt = Date.now();
@@ -409,7 +514,7 @@ class SkillSearchProcessor {
         substring,
         this.#enhanced,
       );
-      index = { skills, substring, entries, metaMap: null, native, declaredDocuments, fullCheckAt };
+      index = { substring, entries, metaMap: null, native, declaredDocuments, fullCheckAt };
       this.#stats.builds++;
       this.#stats.lastBuildMs = performance.now() - buildStart;
     } else {
@@ -419,14 +524,13 @@ class SkillSearchProcessor {
     }
     // Descriptions come from list() like the reference's metaMap (a later duplicate wins).
     index.metaMap = new Map(list.map(s => [s.name, s]));
-    this.#index = index;
-    this.#checkedGeneration = generation;
+    scope.index = index;
+    scope.checkedGeneration = generation;
     this.#stats.lastCheckMs = performance.now() - started;
-    return index;
   }
 
-  async #search(skills, query) {
-    const index = await this.#ensureIndex(skills);
+  async #search(scope, query) {
+    const index = await this.#ensureIndex(scope);
     const hits = index.native.search(
       query,
       toNumber(this.searchConfig.topK),
@@ -457,22 +561,111 @@ class SkillSearchProcessor {
     };
   }
 
+  /** Logs a refresh failure through the registered logger, else console.warn. */
+  #refreshFailed(error) {
+    if (typeof this.warnRefreshFailed === 'function') {
+      this.warnRefreshFailed(error);
+    } else {
+      (this.#logger ?? console).warn(REFRESH_FAILED, { error });
+    }
+  }
+
+  /**
+   * Step 0: `skills.maybeRefresh({ requestContext })`. Blocking: awaited (1.58/1.59 hosts
+   * rethrow a failure like theirs; 1.60+ log it). Background: not awaited, a failure logged.
+   * Either way the scope's index is re-checked at its next search after the refresh settles.
+   */
+  async #refresh(skills, requestContext, scope) {
+    const blocking = this.#refreshRule === 'background-logged' ? this.blockingRefresh : this.#blocking;
+    const rethrow = blocking && this.#refreshRule === 'blocking-throws';
+    // The refresh may change skills: re-check lazily at the next search, now and once settled.
+    scope.generation++;
+    let pending;
+    try {
+      pending = skills.maybeRefresh({ requestContext });
+    } catch (error) {
+      if (rethrow) throw error;
+      this.#refreshFailed(error);
+      return;
+    }
+    if (pending == null) return;
+    const settled = Promise.resolve(pending).then(
+      () => {
+        scope.generation++;
+      },
+      error => {
+        scope.generation++;
+        if (rethrow) throw error;
+        this.#refreshFailed(error);
+      },
+    );
+    if (blocking) await settled;
+  }
+
+  /**
+   * The thread's loaded skills as this scope sees them, in load order: [key, instructions].
+   *
+   * A thread keeps, per loaded key, one variant per distinct instructions text, each tagged
+   * with the skills views (scopes) it belongs to. A scope sees only variants tagged for it.
+   * A key loaded in another view (another tenant on the same thread id, or a new view of the
+   * same tenant, e.g. a filesystem resolver returning a fresh filesystem per request) is
+   * tagged for this scope only when this scope's own `get(key)` returns the very same
+   * instructions, i.e. content this request may read anyway. Nothing else crosses scopes.
+   */
+  async #loadedIn(threadState, skills, scopeId) {
+    const unconfirmed = [];
+    for (const [key, variants] of threadState.skills) {
+      if (!variantIn(variants, scopeId)) unconfirmed.push(key);
+    }
+    if (unconfirmed.length > 0) {
+      await Promise.all(
+        unconfirmed.map(async key => {
+          const skill = await getSkill(skills, key);
+          const variants = threadState.skills.get(key);
+          if (!skill || !variants || variantIn(variants, scopeId)) return;
+          const same = variants.find(v => v.instructions === skill.instructions);
+          if (same) tagScope(same, scopeId);
+        }),
+      );
+    }
+    const loaded = [];
+    for (const [key, variants] of threadState.skills) {
+      const variant = variantIn(variants, scopeId);
+      if (variant) loaded.push([key, variant.instructions]);
+    }
+    return loaded;
+  }
+
   async processInputStep(args) {
     const { tools, messageList } = args;
     // Difference 6: falls back to the memory thread before the shared 'default'.
     const threadId = resolveThreadId(args.requestContext) || 'default';
     const threadState = this.#getThreadState(threadId);
-    const skills = this.workspace.skills;
+    const configuredSkills = this.workspace.skills;
 
-    if (!skills) {
+    if (!configuredSkills) {
       return { tools };
     }
 
-    if (args.stepNumber === 0) {
-      await skills.maybeRefresh({ requestContext: args.requestContext });
-      // The refresh may have changed skills; re-check lazily at the next search.
-      this.#generation++;
+    // Request-scoped skills wherever the workspace offers them (every host: tenant isolation).
+    const skills =
+      typeof configuredSkills.getScoped === 'function'
+        ? await configuredSkills.getScoped({ requestContext: args.requestContext })
+        : configuredSkills;
+    if (!skills || typeof skills !== 'object') {
+      throw new TypeError(
+        `SkillSearchProcessor: workspace.skills.getScoped() must resolve to the request's skills; received ${describeValue(skills)}.`,
+      );
     }
+    const scope = this.#scopeFor(skills);
+    const scopeId = this.#scopeIdOf(skills);
+
+    if (args.stepNumber === 0) {
+      await this.#refresh(skills, args.requestContext, scope);
+    }
+
+    // This thread's loaded skills that belong to this scope (usually all of them, no call).
+    const loaded = await this.#loadedIn(threadState, skills, scopeId);
 
     messageList.addSystem(INSTRUCTION);
 
@@ -481,7 +674,7 @@ class SkillSearchProcessor {
       description: SEARCH_DESCRIPTION,
       inputSchema: searchInputSchema,
       outputSchema: searchOutputSchema,
-      execute: async ({ query }) => this.#search(skills, query),
+      execute: async ({ query }) => this.#search(scope, query),
     });
 
     const loadSkillTool = createTool({
@@ -490,9 +683,8 @@ class SkillSearchProcessor {
       inputSchema: loadInputSchema,
       outputSchema: loadOutputSchema,
       execute: async ({ skillName }) => {
-        if (threadState.skills.has(skillName)) {
-          return { success: true, message: `Skill "${skillName}" is already loaded.`, skillName };
-        }
+        const alreadyLoaded = { success: true, message: `Skill "${skillName}" is already loaded.`, skillName };
+        if (variantIn(threadState.skills.get(skillName), scopeId)) return alreadyLoaded;
         const skill = await skills.get(skillName);
         if (!skill) {
           const allSkills = await skills.list();
@@ -507,7 +699,17 @@ class SkillSearchProcessor {
           }
           return { success: false, message };
         }
-        threadState.skills.set(skillName, skill.instructions);
+        // Loaded in another scope: the same text is loaded here too; other text is this
+        // scope's own variant (another tenant's is never shown or reported here).
+        const variants = threadState.skills.get(skillName);
+        const same = variants?.find(v => v.instructions === skill.instructions);
+        if (same) {
+          tagScope(same, scopeId);
+          return alreadyLoaded;
+        }
+        const variant = { instructions: skill.instructions, scopes: new Set([scopeId]) };
+        if (variants) variants.push(variant);
+        else threadState.skills.set(skillName, [variant]);
         return {
           success: true,
           message: `Skill "${skillName}" loaded. Its instructions are now available as context.`,
@@ -516,7 +718,7 @@ class SkillSearchProcessor {
       },
     });
 
-    for (const [skillName, instructions] of threadState.skills) {
+    for (const [skillName, instructions] of loaded) {
       messageList.addSystem(`[Skill: ${skillName}]\n\n${instructions}`);
     }
 
