@@ -373,8 +373,14 @@ function muslRoot(nodeDir) {
 
 /** Runs a command inside the musl root (private mount namespace with /dev and /proc). */
 function inMuslRoot(rootfs, cmd, env) {
-  const script = `mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"`;
-  return spawnSync('unshare', ['--mount', '--fork', 'sh', '-c', script, 'sh', rootfs, rootfs, ...cmd], {
+  // host tools by absolute path: `env` is the chroot's (PATH=/opt/node/…)
+  const [unshare, sh, mount, chroot] = ['unshare', 'sh', 'mount', 'chroot'].map((b) => {
+    const found = which(b, { PATH: `${process.env.PATH}:/usr/sbin:/sbin` });
+    check(found, `${b} not found`);
+    return found;
+  });
+  const script = 'm=$1 c=$2 r=$3; shift 3; "$m" --rbind /dev "$r/dev" && "$m" -t proc proc "$r/proc" && exec "$c" "$r" "$@"';
+  return spawnSync(unshare, ['--mount', '--fork', sh, '-c', script, 'sh', mount, chroot, rootfs, ...cmd], {
     env,
     encoding: 'utf8',
     timeout: 900_000,
@@ -395,14 +401,25 @@ function testX64Musl(registry) {
   const t0 = Date.now();
   // --ignore-scripts: there is no shell in this root (mastra-native-processors has no install scripts).
   const inst = inMuslRoot(rootfs, [node, npm, 'install', '--prefix', '/app', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], env);
-  check(inst.status === 0, `npm install under musl failed:\n${inst.stdout}\n${inst.stderr}`);
+  check(inst.status === 0, `npm install under musl failed: ${inst.error ?? ''}\n${inst.stdout}\n${inst.stderr}`);
   const secs = ((Date.now() - t0) / 1000).toFixed(0);
   const pkgs = installedPlatformPackages(join(rootfs, 'app'));
   check(pkgs.join() === `${p.name}-linux-x64-musl`, `npm under musl installed ${pkgs}`);
   const r = inMuslRoot(rootfs, [node, '/app/agent-smoke.mjs'], env);
   check(r.status === 0, `x64-musl smoke failed:\n${r.stdout}\n${r.stderr}`);
   const s = checkSmoke('x64-musl', r.stdout, { arch: 'x64', platform: 'linux-x64-musl', libc: 'musl' });
-  ok('linux x64 musl', `npm ${capture('unshare', ['--mount', '--fork', 'chroot', rootfs, node, npm, '--version'], { env }).trim()} under musl installed ${pkgs} in ${secs} s; Node ${s.node} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
+  const npmVersion = inMuslRoot(rootfs, [node, npm, '--version'], env).stdout.trim();
+  ok('linux x64 musl', `npm ${npmVersion} under musl installed ${pkgs} in ${secs} s; Node ${s.node} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
+}
+
+/** Removes the work folder, unless something is still mounted inside it (never delete through a mount). */
+function cleanUp() {
+  const mounts = process.platform === 'linux' ? readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] || '') : [];
+  if (mounts.some((m) => m.startsWith(work))) {
+    log(`not removing ${work}: something is still mounted inside it`);
+    return;
+  }
+  rmSync(work, { recursive: true, force: true });
 }
 
 // ---------------------------------------------------------------- main
@@ -428,12 +445,12 @@ main()
   .then(() => {
     const failed = results.filter((r) => !r.ok).length;
     console.log(`\nartifact tests: ${results.length - failed} passed, ${failed} failed`);
-    if (!keep) rmSync(work, { recursive: true, force: true });
+    if (!keep) cleanUp();
   })
   .catch((e) => {
     stopRegistry();
     console.error(`\nFAIL ${e.message}`);
     console.log(`\nartifact tests: ${results.length} passed, 1 failed${keep ? ` (kept ${work})` : ''}`);
-    if (!keep) rmSync(work, { recursive: true, force: true });
+    if (!keep) cleanUp();
     process.exit(1);
   });
