@@ -45,7 +45,7 @@ const impls: Impl[] = [
   },
   {
     name: 'redis (node-redis v5)',
-    make: (o = {}) => redisStore(nodeClient, { keyPrefix: nextPrefix(), ttlMs: o.ttlMs, timeoutMs: o.timeoutMs }) as Store,
+    make: (o = {}) => redisStore(nodeClient, { keyPrefix: nextPrefix(), ttlMs: o.ttlMs, timeoutMs: o.timeoutMs ?? 10_000 }) as Store,
     makeForKinds() {
       const user = redisStore(nodeClient) as Store;
       return { tools: user.bind({ kind: 'tool-search' }), skills: user.bind({ kind: 'skill-search' }) };
@@ -53,7 +53,7 @@ const impls: Impl[] = [
   },
   {
     name: 'redis (ioredis)',
-    make: (o = {}) => redisStore(ioClient, { keyPrefix: nextPrefix(), ttlMs: o.ttlMs, timeoutMs: o.timeoutMs }) as Store,
+    make: (o = {}) => redisStore(ioClient, { keyPrefix: nextPrefix(), ttlMs: o.ttlMs, timeoutMs: o.timeoutMs ?? 10_000 }) as Store,
     makeForKinds() {
       const user = redisStore(ioClient) as Store;
       return { tools: user.bind({ kind: 'tool-search' }), skills: user.bind({ kind: 'skill-search' }) };
@@ -247,21 +247,21 @@ describe('store contract: idle TTL (all implementations at once)', () => {
   it('every load/add restarts the TTL; an idle thread expires', async () => {
     await Promise.all(
       impls.map(async (impl) => {
-        const ttl = 800;
+        const ttl = 1500;
         const store = impl.make({ ttlMs: ttl });
         await store.add('kept', ['a']);
         await store.add('idle', ['b']);
-        // Touch 'kept' every 300 ms for 1.2 s (well past the TTL since it was added); each gap
-        // is far below the TTL.
-        for (let i = 0; i < 4; i++) {
-          await sleep(300);
+        // Touch 'kept' every 400 ms for 2 s (well past the TTL since it was added); each gap
+        // is far below the TTL (1.1 s of slack for a loaded machine).
+        for (let i = 0; i < 5; i++) {
+          await sleep(400);
           expect(await store.load('kept'), impl.name).toEqual(['a']);
         }
-        // 'idle' was last touched >= 1.2 s ago: gone.
+        // 'idle' was last touched >= 2 s ago: gone.
         expect(await store.load('idle'), impl.name).toEqual([]);
         await store.add('kept', ['c']);
         expect(await store.load('kept'), impl.name).toEqual(['a', 'c']);
-        await sleep(ttl + 700);
+        await sleep(ttl + 1000);
         expect(await store.load('kept'), impl.name).toEqual([]);
         expect((await store.stats()).threadCount, impl.name).toBe(0);
       }),

@@ -109,6 +109,8 @@ function replyString(value) {
 /** How to send a raw command on this client, or undefined when it is neither client. */
 function adapterFor(client) {
   if (client === null || typeof client !== 'object') return undefined;
+  // Cluster clients route per key and SCAN one node only: clearAll could not see every key.
+  if (client.isCluster === true || typeof client.getSlotMaster === 'function') return 'cluster';
   // ioredis: Redis/Cluster instances have call(command, ...args) and a status string.
   if (typeof client.call === 'function' && typeof client.status === 'string') {
     return {
@@ -153,6 +155,13 @@ function checkNames(names) {
  */
 function redisStore(client, options = {}) {
   const adapter = adapterFor(client);
+  if (adapter === 'cluster') {
+    throw optionError(
+      'client',
+      'a standalone node-redis v5 or ioredis client (cluster clients are not supported: clearAll could not reach every node)',
+      client,
+    );
+  }
   if (!adapter) {
     throw optionError(
       'client',
