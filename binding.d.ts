@@ -158,5 +158,14 @@ export interface NativeStateStats {
  */
 export declare function nativeToolCallFilterDecide(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, invocations: Int32Array, idTruthy: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array): number
 
+/**
+ * Decides one `processLLMRequest` call (see `decide_prompt` in the core for the `ints` layout).
+ * `history` holds, per interned id, 1 when the request's recorded history contains it (read only
+ * when the header says the history is known). `step` is the step-window state
+ * `[seen_count, seen..., group_count, (group_len, ids...)..., 0]` for the run-steps strategy.
+ * Returns how many ints were written.
+ */
+export declare function nativeToolCallFilterDecidePrompt(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, idTruthy: Uint8Array, history: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array): number
+
 /** The workspace search engine's default tokenizer (exposed for tests and diagnostics). */
 export declare function nativeWorkspaceTokens(text: string): Array<string>

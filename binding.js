@@ -841,4 +841,5 @@ module.exports.NativeSkillIndex = nativeBinding.NativeSkillIndex
 module.exports.NativeToolCatalog = nativeBinding.NativeToolCatalog
 module.exports.nativeSkillSuggestions = nativeBinding.nativeSkillSuggestions
 module.exports.nativeToolCallFilterDecide = nativeBinding.nativeToolCallFilterDecide
+module.exports.nativeToolCallFilterDecidePrompt = nativeBinding.nativeToolCallFilterDecidePrompt
 module.exports.nativeWorkspaceTokens = nativeBinding.nativeWorkspaceTokens

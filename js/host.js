@@ -15,11 +15,24 @@ const OLDEST_SUPPORTED = '1.58.0';
 const CAPABILITY_TABLE = [
   {
     since: '1.58.0',
-    // ToolCallFilter rewrites the MessageList in processInput/processInputStep.
+    // ToolCallFilter's stage: 'messages' = processInput/processInputStep rewrite the
+    // MessageList (what gets stored loses the filtered tool calls); 'prompt' (1.60+) = only
+    // processLLMRequest, trimming the prompt sent to the model. On 'messages' hosts our
+    // `stage: 'prompt'` option replays the host's own rules on the prompt.
     toolCallFilterStage: 'messages',
-    // preserveModelOutput rule of the prompt-level filter ('1.59': every result keeps the
-    // model's text via toModelOutput when asked; see js/tool-call-filter.js).
+    // preserveModelOutput at the prompt stage: '1.59' and '1.68' = only a removed result with an
+    // own non-null `providerOptions.mastra.modelOutput` (a toModelOutput result) leaves a
+    // `<tool> result:` text; '1.60' (1.60–1.67) = every removed result whose `output` renders.
     toolCallFilterPreserveRule: '1.59',
+    // What `filterAfterToolSteps` counts: 'run' = one group per model call of this request with
+    // the tool calls first seen there (history never survives; 1.58/1.59); 'prompt' = the last N
+    // assistant messages with tool calls in the prompt, history included (1.60+).
+    toolCallFilterStepWindow: 'run',
+    // Where a `<tool> result:` text goes at the prompt stage: 'converted' = where the host's
+    // MessageList conversion puts the text part 1.59's filter writes in place of the call (a
+    // text after a kept call of the same step starts a new assistant message after that step's
+    // tool results); 'in-place' (1.60+) = where the call was, in the same message.
+    toolCallFilterTextPlacement: 'converted',
     // A tool key equal to another tool's id is accepted and resolved key-first (id-first
     // with a filter). Every released host 1.58–1.71 does this (none rejects; only unreleased
     // upstream code does), so no later row changes it.
@@ -52,6 +65,8 @@ const CAPABILITY_TABLE = [
     since: '1.60.0',
     toolCallFilterStage: 'prompt',
     toolCallFilterPreserveRule: '1.60',
+    toolCallFilterStepWindow: 'prompt',
+    toolCallFilterTextPlacement: 'in-place',
     toolSearchMemoryThread: 'parsed',
     toolSearchContextSingleLoad: true,
     skillRefresh: 'background-logged',

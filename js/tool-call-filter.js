@@ -1,13 +1,23 @@
 'use strict';
-// ToolCallFilter: a drop-in for @mastra/core@1.59.0's processor of the same name.
+// ToolCallFilter: a drop-in for the host's (@mastra/core 1.58–1.71) processor of the same name.
 //
-// This layer reads the messages once and describes them to the Rust core as flat Int32Array
+// Two stages, as the hosts have them (js/host.js says which one the installed host uses):
+// - 'messages' (1.58/1.59): processInput/processInputStep return the filtered MessageList
+//   messages (which the host then stores: filtered tool calls are gone for good);
+// - 'prompt' (1.60+, and on 1.58/1.59 with `stage: 'prompt'`): processLLMRequest trims only the
+//   prompt sent to the model; the MessageList and memory keep everything.
+// An instance has exactly the methods of its stage, because the host's runner decides what to
+// call by which methods exist.
+//
+// This layer reads the messages (or the prompt) once and describes them to the Rust core as flat Int32Array
 // records (tool-call ids and tool names interned to indices with a Map, i.e. SameValueZero like
 // the reference's Set/includes). The core decides what happens to every message, part and
 // `toolInvocations` entry (and runs the filterAfterToolSteps window); this layer then builds the
 // output from those decisions, reusing the original objects wherever the reference does.
 
-const { nativeToolCallFilterDecide } = require('./native.js');
+const { nativeToolCallFilterDecide, nativeToolCallFilterDecidePrompt } = require('./native.js');
+const { host } = require('./host.js');
+const { describeValue } = require('./util.js');
 
 // --- wire constants (mirror crates/core/src/tool_call_filter) ---------------------------------
 const MESSAGE_STRIDE = 4; // [shape, flags, partCount, invocationCount]
@@ -42,6 +52,34 @@ const MODE_ALL = 0;
 const MODE_NAMES = 1;
 const MODE_NOTHING = 2;
 
+// Prompt stage (mirror crates/core/src/tool_call_filter/prompt.rs and src/tool_call_filter.rs).
+const PROMPT_MESSAGE_STRIDE = 2; // [role, partCount]
+const PROMPT_PART_STRIDE = 5; // [kind, toolCallId, toolName, flags, outputRoot]
+const ROLE_PASS = 0;
+const ROLE_ASSISTANT = 1;
+const ROLE_OTHER = 2;
+const ROLE_OPAQUE = 3;
+const ROLE_OPAQUE_EMPTY = 4;
+const PROMPT_PART_OTHER = 0;
+const PROMPT_PART_TOOL_CALL = 1;
+const PROMPT_PART_TOOL_RESULT = 2;
+const FLAG_MODEL_OUTPUT_MARKER = 1;
+const REPLACEMENT_NONE = 0;
+const REPLACEMENT_EVERY_RESULT = 1;
+const REPLACEMENT_MODEL_OUTPUT_ONLY = 2;
+const PRESERVE_RUN = 0;
+const PRESERVE_PROMPT_STEPS = 1;
+const PRESERVE_RUN_STEPS = 2;
+const PROMPT_PASS = 0;
+const PROMPT_REBUILD = 1;
+const PROMPT_KEEP = 0;
+const PROMPT_TEXT = 2;
+const PROMPT_SPLIT_TEXT = 3;
+const PROMPT_HEADER_FIXED = 12; // prompt header fields before the excluded name indices
+
+/** Per-request state key of the tool-call ids in the request's first prompt (the host's key). */
+const HISTORY_TOOL_CALL_IDS = '__toolCallFilterHistoryToolCallIds';
+
 const HEADER_FIXED = 11; // header fields before the excluded name indices
 const ACTION_PASS = 0;
 const ACTION_REBUILD = 1;
@@ -63,6 +101,9 @@ class Scratch {
     this.header = new Int32Array(64);
     this.actions = new Uint8Array(4096);
     this.ints = new Int32Array(1024);
+    this.promptMessages = new Int32Array(256 * PROMPT_MESSAGE_STRIDE);
+    this.promptParts = new Int32Array(1024 * PROMPT_PART_STRIDE);
+    this.history = new Uint8Array(1024);
   }
 }
 
@@ -236,6 +277,71 @@ class Encoder {
     this.invocationCount += invocationCount;
   }
 
+  // --- prompt (LanguageModelV2Prompt) ---
+
+  /**
+   * Describes the prompt: one record per message and per part of an assistant/tool message.
+   * `replacement` says which results' `output` must be encoded for `<tool> result:` texts.
+   */
+  encodePrompt(prompt, replacement) {
+    const count = prompt.length;
+    const scratch = this.scratch;
+    if (count * PROMPT_MESSAGE_STRIDE > scratch.promptMessages.length) {
+      scratch.promptMessages = grown(scratch.promptMessages, count * PROMPT_MESSAGE_STRIDE);
+    }
+    const records = scratch.promptMessages;
+    for (let i = 0; i < count; i++) {
+      const message = prompt[i];
+      const at = i * PROMPT_MESSAGE_STRIDE;
+      records[at + 1] = 0;
+      const role = message == null ? undefined : message.role;
+      if (role === 'system' || role === 'user' || message == null) {
+        records[at] = ROLE_PASS;
+        continue;
+      }
+      const content = message.content;
+      if (!Array.isArray(content)) {
+        records[at] = content === '' ? ROLE_OPAQUE_EMPTY : ROLE_OPAQUE;
+        continue;
+      }
+      records[at] = role === 'assistant' ? ROLE_ASSISTANT : ROLE_OTHER;
+      const partCount = content.length;
+      records[at + 1] = partCount;
+      let start = this.partCount * PROMPT_PART_STRIDE;
+      if (start + partCount * PROMPT_PART_STRIDE > scratch.promptParts.length) {
+        scratch.promptParts = grown(scratch.promptParts, start + partCount * PROMPT_PART_STRIDE);
+      }
+      const out = scratch.promptParts;
+      for (let j = 0; j < partCount; j++, start += PROMPT_PART_STRIDE) {
+        const part = content[j];
+        const type = part == null ? undefined : part.type;
+        out[start + 1] = -1;
+        out[start + 2] = -1;
+        out[start + 3] = 0;
+        out[start + 4] = -1;
+        if (type !== 'tool-call' && type !== 'tool-result') {
+          out[start] = PROMPT_PART_OTHER;
+          continue;
+        }
+        out[start + 1] = this.internId(part.toolCallId);
+        if (this.needNames) out[start + 2] = this.internName(part.toolName);
+        if (type === 'tool-call') {
+          out[start] = PROMPT_PART_TOOL_CALL;
+          continue;
+        }
+        out[start] = PROMPT_PART_TOOL_RESULT;
+        if (replacement === REPLACEMENT_NONE) continue;
+        const providerOptions = part.providerOptions;
+        const mastra = providerOptions == null ? undefined : providerOptions.mastra;
+        const marked = Boolean(mastra) && Object.hasOwn(mastra, 'modelOutput') && mastra.modelOutput != null;
+        if (marked) out[start + 3] = FLAG_MODEL_OUTPUT_MARKER;
+        if (marked || replacement === REPLACEMENT_EVERY_RESULT) out[start + 4] = this.encodeRoot(part.output);
+      }
+      this.partCount += partCount;
+    }
+    this.messageCount = count;
+  }
+
   // --- model output (providerMetadata.mastra.modelOutput) ---
 
   /** Root node of the part's model output, or -1 when it has none. */
@@ -245,11 +351,16 @@ class Encoder {
     if (!mastra || !Object.hasOwn(mastra, 'modelOutput')) return -1;
     const modelOutput = mastra.modelOutput;
     if (modelOutput == null) return -1;
+    return this.encodeRoot(modelOutput);
+  }
+
+  /** Encodes a value to render as text; returns its root node, or -1 when it is too deep. */
+  encodeRoot(value) {
     const root = this.nodeCount;
     const segmentsBefore = this.segments.length;
     this.path = new Set();
     try {
-      this.encodeValue(modelOutput);
+      this.encodeValue(value);
       return root;
     } catch {
       // Only a value nested deeper than the JS stack allows gets here (the reference overflows too).
@@ -591,25 +702,307 @@ function buildMessages(messages, scratch, encoder, intCursor) {
   return output;
 }
 
+// --- the prompt stage --------------------------------------------------------------------------
+
+/** How the prompt stage chooses surviving tool calls and texts, from the host's capabilities. */
+function promptRules(capabilities, filterAfterToolSteps, preserveModelOutput) {
+  const preserve =
+    filterAfterToolSteps === undefined
+      ? PRESERVE_RUN
+      : capabilities.toolCallFilterStepWindow === 'prompt'
+        ? PRESERVE_PROMPT_STEPS
+        : PRESERVE_RUN_STEPS;
+  const replacement = !preserveModelOutput
+    ? REPLACEMENT_NONE
+    : capabilities.toolCallFilterPreserveRule === '1.60'
+      ? REPLACEMENT_EVERY_RESULT
+      : REPLACEMENT_MODEL_OUTPUT_ONLY;
+  const splitAfterKeptCalls = capabilities.toolCallFilterTextPlacement === 'converted';
+  return { preserve, replacement, splitAfterKeptCalls };
+}
+
+/**
+ * One `processLLMRequest` call: returns `{ prompt }` with the filtered prompt, or undefined when
+ * the prompt goes on unchanged (as the host's filter does). Updates the per-request `state`.
+ */
+function runPromptFilter(filter, prompt, state) {
+  const exclude = filter.exclude;
+  const mode = excludeMode(exclude);
+  if (mode === MODE_NOTHING) return undefined;
+  if (!Array.isArray(prompt)) return undefined;
+  const rules = filter[RULES];
+  const { preserve, replacement, splitAfterKeptCalls } = rules;
+  // The runner always supplies `state`; without one the history lives for this call only.
+  const requestState = state !== null && typeof state === 'object' ? state : {};
+
+  const scratch = acquireScratch();
+  try {
+    const encoder = new Encoder(scratch, true, mode === MODE_NAMES, false);
+    const excludeCount = mode === MODE_NAMES ? exclude.length : 0;
+    if (PROMPT_HEADER_FIXED + excludeCount > scratch.header.length) {
+      scratch.header = grown(scratch.header, PROMPT_HEADER_FIXED + excludeCount);
+    }
+    const header = scratch.header;
+    for (let k = 0; k < excludeCount; k++) header[PROMPT_HEADER_FIXED + k] = encoder.internName(exclude[k]);
+
+    let stepWire = null;
+    let previousGroups = null;
+    if (preserve === PRESERVE_RUN_STEPS) {
+      const seen = iterableOrEmpty(requestState.toolCallFilterSeenToolCallIds);
+      previousGroups = iterableOrEmpty(requestState.toolCallFilterStepToolCallIds);
+      stepWire = encoder.encodeStep(seen, previousGroups, []);
+    }
+    encoder.encodePrompt(prompt, replacement);
+
+    // The recorded history (a Set in the host) decides, per interned id, what belongs to the run.
+    let history = preserve === PRESERVE_PROMPT_STEPS ? undefined : requestState[HISTORY_TOOL_CALL_IDS];
+    const historyKnown = history != null;
+    const idCount = encoder.idValues.length;
+    if (historyKnown) {
+      if (idCount > scratch.history.length) scratch.history = grown(scratch.history, idCount);
+      const flags = scratch.history;
+      const has = typeof history.has === 'function' ? (id) => history.has(id) : () => false;
+      for (let k = 0; k < idCount; k++) flags[k] = has(encoder.idValues[k]) ? 1 : 0;
+    }
+
+    const messageCount = encoder.messageCount;
+    const partCount = encoder.partCount;
+    header[0] = mode;
+    header[1] = replacement;
+    header[2] = preserve;
+    header[3] = historyKnown ? 1 : 0;
+    header[4] = messageCount;
+    header[5] = partCount;
+    header[6] = idCount;
+    header[7] = encoder.nameIndex.size;
+    header[8] = encoder.nodeCount;
+    header[9] = stepWire === null ? 0 : stepWire.length;
+    header[10] = excludeCount;
+    header[11] = splitAfterKeptCalls ? 1 : 0;
+
+    const actionCount = messageCount + partCount;
+    if (actionCount > scratch.actions.length) scratch.actions = grown(scratch.actions, actionCount);
+    // Upper bound: changed flag, history list, step lists, and per part a plan of source,
+    // count and at most one segment per node.
+    const stepInts = stepWire === null ? 0 : 2 + stepWire.seenCount + 2 * idCount;
+    // Plus the split plans: at most 3 per assistant message and one per part.
+    const intCount = 3 + idCount + stepInts + 5 * partCount + 3 * messageCount + encoder.nodeCount + 16;
+    if (intCount > scratch.ints.length) scratch.ints = grown(scratch.ints, intCount);
+
+    const window = filter.filterAfterToolSteps === undefined ? 0 : +(filter.filterAfterToolSteps ?? 0);
+    let written;
+    for (;;) {
+      try {
+        written = nativeToolCallFilterDecidePrompt(
+          header,
+          window,
+          scratch.promptMessages,
+          scratch.promptParts,
+          scratch.idTruthy,
+          scratch.history,
+          scratch.tape,
+          scratch.step,
+          scratch.actions,
+          scratch.ints,
+        );
+      } catch (error) {
+        // Texts repeated for calls sharing an id can outgrow the estimate: grow and decide again.
+        if (!/output buffer too small: ints/.test(String(error && error.message))) throw error;
+        scratch.ints = grown(scratch.ints, scratch.ints.length * 2);
+        continue;
+      }
+      if (encoder.nodeCount === 0 || resolvePromptLazyJson(scratch, encoder, stepWire !== null, written)) break;
+    }
+
+    const ints = scratch.ints;
+    const idValues = encoder.idValues;
+    const changed = ints[0] === 1;
+    let cursor = 1;
+    const historyCount = ints[cursor++];
+    if (!historyKnown && preserve !== PRESERVE_PROMPT_STEPS) {
+      const recorded = new Set();
+      for (let k = 0; k < historyCount; k++) recorded.add(idValues[ints[cursor + k]]);
+      requestState[HISTORY_TOOL_CALL_IDS] = recorded;
+    }
+    cursor += historyCount;
+    if (stepWire !== null) {
+      const newIds = [];
+      const newCount = ints[cursor++];
+      for (let k = 0; k < newCount; k++) newIds.push(idValues[ints[cursor++]]);
+      const seenAfter = [];
+      const seenCount = ints[cursor++];
+      for (let k = 0; k < seenCount; k++) seenAfter.push(idValues[ints[cursor++]]);
+      requestState.toolCallFilterSeenToolCallIds = seenAfter;
+      requestState.toolCallFilterStepToolCallIds = [...previousGroups, newIds];
+    }
+    if (!changed) return undefined;
+    return { prompt: buildPrompt(prompt, scratch, encoder, cursor) };
+  } finally {
+    releaseScratch(scratch);
+  }
+}
+
+/** Offset of the plans in the prompt answer: past the changed flag, history and step lists. */
+function promptPlansStart(ints, hasStep) {
+  let cursor = 1;
+  cursor += 1 + ints[cursor];
+  if (hasStep) {
+    cursor += 1 + ints[cursor];
+    cursor += 1 + ints[cursor];
+  }
+  return cursor + 1 + ints[cursor]; // split plans
+}
+
+/** As resolveLazyJson, for the prompt answer's `[source, count, segments...]` plans. */
+function resolvePromptLazyJson(scratch, encoder, hasStep, written) {
+  const ints = scratch.ints;
+  if (ints[0] !== 1) return true;
+  let cursor = promptPlansStart(ints, hasStep);
+  let resolved = true;
+  while (cursor < written) {
+    cursor++; // source part
+    const segmentCount = ints[cursor++];
+    for (let k = 0; k < segmentCount; k++, cursor++) {
+      const ref = ints[cursor];
+      if (ref > LAZY_JSON) continue;
+      const lazy = LAZY_JSON - ref;
+      const segment = encoder.jsonSegment(encoder.lazyArrays[lazy]);
+      scratch.tape[encoder.lazyArrayNodes[lazy] * NODE_STRIDE + 3] = segment;
+      if (segment === -1) resolved = false;
+      else ints[cursor] = segment;
+    }
+  }
+  return resolved;
+}
+
+/** The part with global index `index` (parts numbered across the prompt's part records). */
+function promptPartAt(prompt, records, messageCount, index) {
+  let first = 0;
+  for (let i = 0; i < messageCount; i++) {
+    const count = records[i * PROMPT_MESSAGE_STRIDE + 1];
+    if (index < first + count) return prompt[i].content[index - first];
+    first += count;
+  }
+  return undefined;
+}
+
+function buildPrompt(prompt, scratch, encoder, intCursor) {
+  const count = encoder.messageCount;
+  const records = scratch.promptMessages;
+  const actions = scratch.actions;
+  const ints = scratch.ints;
+  const segments = encoder.segments;
+
+  // Split assistant messages (1.58/1.59 text placement): where each following tool part goes.
+  const splits = new Map();
+  const splitEnd = intCursor + 1 + ints[intCursor];
+  intCursor++;
+  while (intCursor < splitEnd) {
+    const assistant = ints[intCursor++];
+    const tool = ints[intCursor++];
+    const toolPartCount = ints[intCursor++];
+    splits.set(assistant, { tool, segmentOf: ints.slice(intCursor, intCursor + toolPartCount) });
+    intCursor += toolPartCount;
+  }
+
+  const textPart = () => {
+    const source = promptPartAt(prompt, records, count, ints[intCursor++]);
+    const segmentCount = ints[intCursor++];
+    let text = segments[ints[intCursor++]];
+    for (let s = 1; s < segmentCount; s++) text += '\n' + segments[ints[intCursor++]];
+    const toolName = source.toolName;
+    // A template literal throws on a symbol; String() does not.
+    const label = typeof toolName === 'symbol' ? String(toolName) : `${toolName}`;
+    return { type: 'text', text: `${label} result:\n${text}` };
+  };
+
+  const output = [];
+  let partIndex = count;
+  let consumed = -1; // a tool message already emitted with its split assistant message
+  for (let i = 0; i < count; i++) {
+    const partCount = records[i * PROMPT_MESSAGE_STRIDE + 1];
+    const action = actions[i];
+    if (i === consumed) {
+      // emitted with the assistant message before it
+    } else if (action === PROMPT_PASS) {
+      output.push(prompt[i]);
+    } else if (action === PROMPT_REBUILD) {
+      const message = prompt[i];
+      const parts = message.content;
+      const pieces = [[]];
+      for (let j = 0; j < partCount; j++) {
+        const partAction = actions[partIndex + j];
+        if (partAction === PROMPT_KEEP) {
+          pieces[pieces.length - 1].push(parts[j]);
+        } else if (partAction === PROMPT_TEXT) {
+          pieces[pieces.length - 1].push(textPart());
+        } else if (partAction === PROMPT_SPLIT_TEXT) {
+          pieces.push([textPart()]);
+        }
+      }
+      const split = splits.get(i);
+      if (split === undefined) {
+        output.push({ ...message, content: pieces[0] });
+      } else {
+        const toolPieces = pieces.map(() => []);
+        const toolMessage = split.tool >= 0 ? prompt[split.tool] : undefined;
+        if (toolMessage !== undefined) {
+          const toolParts = toolMessage.content;
+          for (let j = 0; j < split.segmentOf.length; j++) {
+            const segment = split.segmentOf[j];
+            if (segment >= 0) toolPieces[segment].push(toolParts[j]);
+          }
+          consumed = split.tool;
+        }
+        for (let k = 0; k < pieces.length; k++) {
+          output.push({ ...message, content: pieces[k] });
+          if (toolPieces[k].length > 0) output.push({ ...toolMessage, content: toolPieces[k] });
+        }
+      }
+    }
+    partIndex += partCount;
+  }
+  return output;
+}
+
 // --- the processor ----------------------------------------------------------------------------
 
 function describe(value) {
   return typeof value === 'bigint' ? `${value}n` : String(value);
 }
 
+const STAGES = ['prompt'];
+const RULES = Symbol('toolCallFilterRules');
+
+/** The host's stage for ToolCallFilter: 'messages' (1.58/1.59) or 'prompt' (1.60+). */
+const HOST_STAGE = host.capabilities.toolCallFilterStage;
+
 /**
- * Filters tool calls and results out of the message history (all of them by default, or only
+ * Filters tool calls and results out of what the model sees (all of them by default, or only
  * the tools named in `exclude`), optionally per agent-loop step (`filterAfterToolSteps`).
+ *
+ * The instance has the methods of its stage only: `processInput`/`processInputStep` at the
+ * 'messages' stage, `processLLMRequest` at the 'prompt' stage.
  */
 class ToolCallFilter {
   constructor(options = {}) {
     // The reference throws on `null` options; we treat them as "no options".
     const given = options == null ? {} : options;
-    this.id = 'tool-call-filter';
-    this.name = 'ToolCallFilter';
+    const requested = given.stage;
+    if (requested !== undefined && !STAGES.includes(requested)) {
+      throw new TypeError(
+        `ToolCallFilter: option "stage" must be 'prompt' or undefined (the host's own stage), got ${describeValue(requested)}`,
+      );
+    }
+    const stage = requested === 'prompt' ? 'prompt' : HOST_STAGE === 'prompt' ? 'prompt' : 'messages';
+    // A direct construction gets the prototype of its stage; a subclass keeps its own prototype
+    // and receives the stage methods it does not define itself.
+    const self = new.target === ToolCallFilter ? Object.create(STAGE_PROTOTYPES[stage]) : this;
+    self.id = 'tool-call-filter';
+    self.name = 'ToolCallFilter';
     // Same normalisation as the reference: falsy → every tool; a non-array → nothing excluded.
     const exclude = given.exclude;
-    this.exclude = !exclude ? 'all' : Array.isArray(exclude) ? exclude : [];
+    self.exclude = !exclude ? 'all' : Array.isArray(exclude) ? exclude : [];
     const filterAfterToolSteps = given.filterAfterToolSteps;
     // The reference accepts these but throws a TypeError from Math.max at the first step.
     if (typeof filterAfterToolSteps === 'bigint' || typeof filterAfterToolSteps === 'symbol') {
@@ -617,26 +1010,52 @@ class ToolCallFilter {
         `ToolCallFilter: option "filterAfterToolSteps" must be a number, got ${typeof filterAfterToolSteps} ${describe(filterAfterToolSteps)}`,
       );
     }
-    this.filterAfterToolSteps = filterAfterToolSteps;
-    this.preserveModelOutput = given.preserveModelOutput ?? false;
+    self.filterAfterToolSteps = filterAfterToolSteps;
+    self.preserveModelOutput = given.preserveModelOutput ?? false;
+    Object.defineProperty(self, RULES, {
+      value: Object.freeze({ stage, ...promptRules(host.capabilities, filterAfterToolSteps, self.preserveModelOutput) }),
+    });
+    if (self !== this) return self;
+    for (const [key, method] of Object.entries(STAGE_METHODS[stage])) {
+      if (!(key in this)) Object.defineProperty(this, key, { value: method, writable: true, configurable: true });
+    }
   }
+}
 
-  async processInput(args) {
-    return runFilter(this, args.messageList.get.all.db(), null);
-  }
+const STAGE_METHODS = {
+  messages: {
+    async processInput(args) {
+      return runFilter(this, args.messageList.get.all.db(), null);
+    },
 
-  async processInputStep(args) {
-    const filterAfterToolSteps = this.filterAfterToolSteps;
-    if (filterAfterToolSteps === undefined) return {};
-    const messageList = args.messageList;
-    const messages = messageList.get.all.db();
-    // The runner always supplies `state`; without one the window still works for this call.
-    const state = args.state !== null && typeof args.state === 'object' ? args.state : {};
-    const responseMessages = messageList.get.response.db();
-    // `Math.max(0, x)` coerces with ToNumber; unary plus is the same conversion.
-    const window = +(filterAfterToolSteps ?? 0);
-    return { messages: runFilter(this, messages, { state, responseMessages, window }) };
+    async processInputStep(args) {
+      const filterAfterToolSteps = this.filterAfterToolSteps;
+      if (filterAfterToolSteps === undefined) return {};
+      const messageList = args.messageList;
+      const messages = messageList.get.all.db();
+      // The runner always supplies `state`; without one the window still works for this call.
+      const state = args.state !== null && typeof args.state === 'object' ? args.state : {};
+      const responseMessages = messageList.get.response.db();
+      // `Math.max(0, x)` coerces with ToNumber; unary plus is the same conversion.
+      const window = +(filterAfterToolSteps ?? 0);
+      return { messages: runFilter(this, messages, { state, responseMessages, window }) };
+    },
+  },
+  prompt: {
+    // 1.71 hosts also pass `llmRequestStage`/`messageList`; like the host's filter we use neither.
+    async processLLMRequest(args) {
+      return runPromptFilter(this, args.prompt, args.state);
+    },
+  },
+};
+
+const STAGE_PROTOTYPES = {};
+for (const [stage, methods] of Object.entries(STAGE_METHODS)) {
+  const prototype = Object.create(ToolCallFilter.prototype);
+  for (const [key, method] of Object.entries(methods)) {
+    Object.defineProperty(prototype, key, { value: method, writable: true, configurable: true });
   }
+  STAGE_PROTOTYPES[stage] = prototype;
 }
 
 module.exports = { ToolCallFilter, __toolCallFilterProfile: profile };

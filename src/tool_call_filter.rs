@@ -1,4 +1,5 @@
-//! Native half of ToolCallFilter: one call per `processInput`/`processInputStep`.
+//! Native half of ToolCallFilter: one call per `processInput`/`processInputStep`, or per
+//! `processLLMRequest` at the prompt stage.
 //!
 //! Everything crosses as typed arrays the JS layer reuses between calls (see the wire layout in
 //! `mastra_native_core::tool_call_filter`); we write the decisions into caller-owned buffers, so
@@ -9,6 +10,9 @@ use mastra_native_core::tool_call_filter::{
     IntWriter, INVOCATION_STRIDE, MESSAGE_STRIDE, PART_STRIDE,
 };
 use mastra_native_core::tool_call_filter::model_output::NODE_STRIDE;
+use mastra_native_core::tool_call_filter::prompt::{
+    decide_prompt, Preserve, Prompt, PromptOptions, ReplacementRule, PROMPT_MESSAGE_STRIDE, PROMPT_PART_STRIDE,
+};
 use napi::bindgen_prelude::{Int32ArraySlice, Uint8ArraySlice};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
@@ -107,5 +111,91 @@ pub fn native_tool_call_filter_decide(
         preserved_ids: &preserved,
     };
     decide(&conversation, &options, actions, &mut writer).map_err(invalid)?;
+    Ok(writer.len() as u32)
+}
+
+// --- prompt stage (`processLLMRequest`) ---------------------------------------------------------
+
+/// Prompt `header` fields, in order.
+const P_MODE: usize = 0;
+const P_REPLACEMENT: usize = 1;
+const P_PRESERVE: usize = 2;
+const P_HISTORY_KNOWN: usize = 3;
+const P_MESSAGE_COUNT: usize = 4;
+const P_PART_COUNT: usize = 5;
+const P_ID_COUNT: usize = 6;
+const P_NAME_COUNT: usize = 7;
+const P_NODE_COUNT: usize = 8;
+const P_STEP_LENGTH: usize = 9;
+const P_EXCLUDE_COUNT: usize = 10;
+const P_SPLIT_AFTER_KEPT_CALLS: usize = 11;
+const P_EXCLUDE_NAMES: usize = 12;
+
+const REPLACEMENT_EVERY_RESULT: i32 = 1;
+const REPLACEMENT_MODEL_OUTPUT_ONLY: i32 = 2;
+const PRESERVE_RUN: i32 = 0;
+const PRESERVE_PROMPT_STEPS: i32 = 1;
+const PRESERVE_RUN_STEPS: i32 = 2;
+
+/// Decides one `processLLMRequest` call (see `decide_prompt` in the core for the `ints` layout).
+/// `history` holds, per interned id, 1 when the request's recorded history contains it (read only
+/// when the header says the history is known). `step` is the step-window state
+/// `[seen_count, seen..., group_count, (group_len, ids...)..., 0]` for the run-steps strategy.
+/// Returns how many ints were written.
+#[napi(js_name = "nativeToolCallFilterDecidePrompt")]
+#[allow(clippy::too_many_arguments)]
+pub fn native_tool_call_filter_decide_prompt(
+    header: &[i32],
+    window: f64,
+    messages: &[i32],
+    parts: &[i32],
+    id_truthy: &[u8],
+    history: &[u8],
+    model_output_tape: &[i32],
+    step: &[i32],
+    mut actions: Uint8ArraySlice,
+    mut ints: Int32ArraySlice,
+) -> Result<u32> {
+    // SAFETY: as in `native_tool_call_filter_decide`: dedicated, non-aliased output buffers.
+    let (actions, ints) = unsafe { (actions.as_mut(), ints.as_mut()) };
+    let exclude_count = field(header, P_EXCLUDE_COUNT)?;
+    let exclude = match header.get(P_MODE).copied() {
+        Some(MODE_NAMES) => Some(
+            header
+                .get(P_EXCLUDE_NAMES..P_EXCLUDE_NAMES + exclude_count)
+                .ok_or_else(|| Error::new(Status::InvalidArg, "tool-call-filter header is too short".to_string()))?,
+        ),
+        _ => None,
+    };
+    let id_count = field(header, P_ID_COUNT)?;
+    let prompt = Prompt {
+        messages: prefix(messages, field(header, P_MESSAGE_COUNT)? * PROMPT_MESSAGE_STRIDE, "message")?,
+        parts: prefix(parts, field(header, P_PART_COUNT)? * PROMPT_PART_STRIDE, "part")?,
+        id_truthy: prefix(id_truthy, id_count, "id")?,
+        name_count: field(header, P_NAME_COUNT)?,
+        model_output_tape: prefix(model_output_tape, field(header, P_NODE_COUNT)? * NODE_STRIDE, "model output")?,
+    };
+    let replacement = match header.get(P_REPLACEMENT).copied() {
+        Some(REPLACEMENT_EVERY_RESULT) => Some(ReplacementRule::EveryResult),
+        Some(REPLACEMENT_MODEL_OUTPUT_ONLY) => Some(ReplacementRule::ModelOutputOnly),
+        _ => None,
+    };
+    let history = if field(header, P_HISTORY_KNOWN)? != 0 { Some(prefix(history, id_count, "history")?) } else { None };
+    let step_input;
+    let groups: Vec<&[i32]>;
+    let preserve = match header.get(P_PRESERVE).copied() {
+        Some(PRESERVE_RUN) => Preserve::Run { history },
+        Some(PRESERVE_PROMPT_STEPS) => Preserve::PromptSteps { window },
+        Some(PRESERVE_RUN_STEPS) => {
+            step_input = StepInput::parse(prefix(step, field(header, P_STEP_LENGTH)?, "step")?).map_err(invalid)?;
+            groups = step_input.groups.clone();
+            Preserve::RunSteps { window, history, seen: step_input.seen, groups: &groups }
+        }
+        _ => return Err(Error::new(Status::InvalidArg, "tool-call-filter preserve strategy is invalid".to_string())),
+    };
+    let split_after_kept_calls = field(header, P_SPLIT_AFTER_KEPT_CALLS)? != 0;
+    let options = PromptOptions { exclude, replacement, preserve, split_after_kept_calls };
+    let mut writer = IntWriter::new(ints);
+    decide_prompt(&prompt, &options, actions, &mut writer).map_err(invalid)?;
     Ok(writer.len() as u32)
 }

@@ -11,6 +11,7 @@
 //! [`DecideError`].
 
 pub mod model_output;
+pub mod prompt;
 pub mod step_window;
 
 pub use step_window::{advance_step_window, StepOutcome};
@@ -145,6 +146,15 @@ impl<'o> IntWriter<'o> {
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Overwrites an int already written.
+    pub fn set(&mut self, at: usize, value: i32) -> Result<(), DecideError> {
+        if at >= self.len {
+            return Err(DecideError::OutputTooSmall("ints"));
+        }
+        self.buffer[at] = value;
+        Ok(())
     }
 
     pub fn is_empty(&self) -> bool {

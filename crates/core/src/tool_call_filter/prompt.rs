@@ -1,0 +1,520 @@
+//! Decisions for ToolCallFilter at the prompt stage (`processLLMRequest`): which parts of the
+//! `LanguageModelV2Prompt` about to be sent to the model go, which stay, which become text, and
+//! which messages are passed through, rebuilt or dropped. The message list is never touched.
+//!
+//! The JS layer describes the prompt with flat `i32` records (below); tool-call ids and tool names
+//! are interned indices as in the message stage. Three ways of choosing the tool calls that
+//! survive ([`Preserve`]) and two rules for the `<tool> result:` texts ([`ReplacementRule`]) cover
+//! every host: 1.60–1.67, 1.68+, and 1.59's own behaviour replayed on the prompt for 1.58/1.59
+//! hosts that opt in.
+
+use super::model_output;
+use super::step_window::{advance_step_window, window_start, StepInput};
+use super::{DecideError, IntWriter, NONE};
+
+/// Ints per prompt message record: `[role, part_count]`.
+pub const PROMPT_MESSAGE_STRIDE: usize = 2;
+/// Ints per prompt part record: `[kind, tool_call_id, tool_name, flags, output_root]`.
+pub const PROMPT_PART_STRIDE: usize = 5;
+
+/// Message roles as the filter sees them.
+pub mod prompt_role {
+    /// `system` or `user`: always passed through.
+    pub const PASS: i32 = 0;
+    /// `assistant` with an array `content`.
+    pub const ASSISTANT: i32 = 1;
+    /// Any other role (`tool`, ...) with an array `content`.
+    pub const OTHER: i32 = 2;
+    /// A non-system/user message whose `content` is a non-empty string: kept as is.
+    pub const OPAQUE: i32 = 3;
+    /// A non-system/user message whose `content` is `''`: nothing to send, dropped when filtering.
+    pub const OPAQUE_EMPTY: i32 = 4;
+}
+
+/// Part kinds.
+pub mod prompt_part_kind {
+    pub const OTHER: i32 = 0;
+    pub const TOOL_CALL: i32 = 1;
+    pub const TOOL_RESULT: i32 = 2;
+}
+
+/// Part flags.
+pub mod prompt_part_flag {
+    /// The part has an own, non-nullish `providerOptions.mastra.modelOutput`.
+    pub const HAS_MODEL_OUTPUT_MARKER: i32 = 1;
+}
+
+/// Which tool calls survive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Preserve<'a> {
+    /// Every id of the current run: ids not in the request's first prompt. `history` is the
+    /// membership of each interned id in the stored history set, or `None` when this is the first
+    /// prompt of the request (the history is then recorded and nothing is preserved).
+    Run { history: Option<&'a [u8]> },
+    /// The last `window` assistant messages with tool calls, history and current run alike
+    /// (1.60+ with `filterAfterToolSteps`).
+    PromptSteps { window: f64 },
+    /// 1.59's step window: one group per model call holding the run's tool calls first seen at
+    /// that call; the last `window` groups survive, history never does.
+    RunSteps { window: f64, history: Option<&'a [u8]>, seen: &'a [i32], groups: &'a [&'a [i32]] },
+}
+
+/// Which removed results leave a `<tool> result:` text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplacementRule {
+    /// Every removed result whose `output` renders to text (1.60–1.67).
+    EveryResult,
+    /// Only results carrying the `mastra.modelOutput` marker (1.59, 1.68+).
+    ModelOutputOnly,
+}
+
+/// A prompt in wire form.
+#[derive(Debug, Clone, Copy)]
+pub struct Prompt<'a> {
+    pub messages: &'a [i32],
+    pub parts: &'a [i32],
+    /// `id_truthy[i]`: whether interned id `i` is a truthy JS value.
+    pub id_truthy: &'a [u8],
+    pub name_count: usize,
+    /// Nodes of the rendered `output` values, see [`model_output`].
+    pub model_output_tape: &'a [i32],
+}
+
+/// Options of one prompt pass.
+#[derive(Debug, Clone, Copy)]
+pub struct PromptOptions<'a> {
+    /// `None`: every tool; `Some(names)`: the non-empty `exclude` list (name indices).
+    pub exclude: Option<&'a [i32]>,
+    /// `Some(rule)` when `preserveModelOutput` is on.
+    pub replacement: Option<ReplacementRule>,
+    pub preserve: Preserve<'a>,
+    /// Place texts as 1.59's MessageList conversion does (1.58/1.59 hosts): a text that follows a
+    /// kept tool call of the same assistant message starts a new assistant message, which goes
+    /// after the tool message holding the results of the calls before it.
+    pub split_after_kept_calls: bool,
+}
+
+/// Message actions.
+pub mod prompt_message_action {
+    pub const PASS: u8 = 0;
+    /// A shallow copy with the kept parts (`{ ...message, content }`).
+    pub const REBUILD: u8 = 1;
+    pub const DROP: u8 = 2;
+}
+
+/// Part actions.
+pub mod prompt_part_action {
+    pub const KEEP: u8 = 0;
+    pub const DROP: u8 = 1;
+    /// Replaced by `{ type: 'text', text }`; see [`decide_prompt`] for the plan.
+    pub const TEXT: u8 = 2;
+    /// As `TEXT`, and this text starts a new assistant message (see
+    /// [`PromptOptions::split_after_kept_calls`]).
+    pub const SPLIT_TEXT: u8 = 3;
+}
+
+struct PromptPart {
+    kind: i32,
+    id: i32,
+    name: i32,
+    flags: i32,
+    output_root: i32,
+}
+
+fn read_part(parts: &[i32], index: usize) -> Result<PromptPart, DecideError> {
+    let start = index * PROMPT_PART_STRIDE;
+    let record = parts
+        .get(start..start + PROMPT_PART_STRIDE)
+        .ok_or(DecideError::Malformed("prompt part record out of range"))?;
+    Ok(PromptPart { kind: record[0], id: record[1], name: record[2], flags: record[3], output_root: record[4] })
+}
+
+fn index_of(id: i32, len: usize) -> Option<usize> {
+    usize::try_from(id).ok().filter(|&i| i < len)
+}
+
+fn flag_set(flags: &[u8], id: i32) -> bool {
+    index_of(id, flags.len()).is_some_and(|i| flags[i] != 0)
+}
+
+/// Messages with their part ranges, validated once.
+struct Layout {
+    /// `(role, first_part, part_count)`.
+    messages: Vec<(i32, usize, usize)>,
+}
+
+fn layout(prompt: &Prompt) -> Result<Layout, DecideError> {
+    let part_total = prompt.parts.len() / PROMPT_PART_STRIDE;
+    let mut messages = Vec::with_capacity(prompt.messages.len() / PROMPT_MESSAGE_STRIDE);
+    let mut cursor = 0usize;
+    for record in prompt.messages.chunks_exact(PROMPT_MESSAGE_STRIDE) {
+        let count = usize::try_from(record[1]).map_err(|_| DecideError::Malformed("prompt part count"))?;
+        if cursor + count > part_total {
+            return Err(DecideError::Malformed("prompt message points past the parts"));
+        }
+        messages.push((record[0], cursor, count));
+        cursor += count;
+    }
+    Ok(Layout { messages })
+}
+
+fn has_parts(role: i32) -> bool {
+    role == prompt_role::ASSISTANT || role == prompt_role::OTHER
+}
+
+fn is_tool_part(kind: i32) -> bool {
+    kind == prompt_part_kind::TOOL_CALL || kind == prompt_part_kind::TOOL_RESULT
+}
+
+/// Truthy ids of the tool-call/tool-result parts of non-system/user messages, first-seen order.
+fn prompt_tool_call_ids(prompt: &Prompt, layout: &Layout) -> Result<Vec<i32>, DecideError> {
+    let id_count = prompt.id_truthy.len();
+    let mut seen = vec![false; id_count];
+    let mut ids = Vec::new();
+    for &(role, first, count) in &layout.messages {
+        if !has_parts(role) {
+            continue;
+        }
+        for index in first..first + count {
+            let part = read_part(prompt.parts, index)?;
+            if !is_tool_part(part.kind) {
+                continue;
+            }
+            if let Some(i) = index_of(part.id, id_count) {
+                if prompt.id_truthy[i] != 0 && !seen[i] {
+                    seen[i] = true;
+                    ids.push(part.id);
+                }
+            }
+        }
+    }
+    Ok(ids)
+}
+
+/// What the preserve strategy decided, plus the state to write back.
+struct Preserved {
+    ids: Vec<bool>,
+    /// Set when the history was recorded by this call: its ids, in first-seen order.
+    recorded_history: Option<Vec<i32>>,
+    /// For [`Preserve::RunSteps`]: the new group and the seen ids after this call.
+    step: Option<(Vec<i32>, Vec<i32>)>,
+}
+
+fn run_ids(prompt: &Prompt, layout: &Layout, history: Option<&[u8]>) -> Result<(Vec<i32>, Option<Vec<i32>>), DecideError> {
+    let ids = prompt_tool_call_ids(prompt, layout)?;
+    match history {
+        // The first prompt is the history: nothing in it belongs to the run.
+        None => Ok((Vec::new(), Some(ids))),
+        Some(flags) => Ok((ids.into_iter().filter(|&id| !flag_set(flags, id)).collect(), None)),
+    }
+}
+
+fn preserved_ids(prompt: &Prompt, layout: &Layout, preserve: &Preserve) -> Result<Preserved, DecideError> {
+    let id_count = prompt.id_truthy.len();
+    let mut ids = vec![false; id_count];
+    match *preserve {
+        Preserve::Run { history } => {
+            let (run, recorded_history) = run_ids(prompt, layout, history)?;
+            for id in run {
+                if let Some(i) = index_of(id, id_count) {
+                    ids[i] = true;
+                }
+            }
+            Ok(Preserved { ids, recorded_history, step: None })
+        }
+        Preserve::PromptSteps { window } => {
+            // Every assistant message with at least one tool-call part is a step (falsy ids too).
+            let mut steps: Vec<(usize, usize)> = Vec::new();
+            for &(role, first, count) in &layout.messages {
+                if role != prompt_role::ASSISTANT {
+                    continue;
+                }
+                let mut has_call = false;
+                for index in first..first + count {
+                    if read_part(prompt.parts, index)?.kind == prompt_part_kind::TOOL_CALL {
+                        has_call = true;
+                        break;
+                    }
+                }
+                if has_call {
+                    steps.push((first, count));
+                }
+            }
+            let start = window_start(window, steps.len());
+            for &(first, count) in &steps[start..] {
+                for index in first..first + count {
+                    let part = read_part(prompt.parts, index)?;
+                    if part.kind == prompt_part_kind::TOOL_CALL {
+                        if let Some(i) = index_of(part.id, id_count) {
+                            ids[i] = true;
+                        }
+                    }
+                }
+            }
+            Ok(Preserved { ids, recorded_history: None, step: None })
+        }
+        Preserve::RunSteps { window, history, seen, groups } => {
+            let (run, recorded_history) = run_ids(prompt, layout, history)?;
+            let input = StepInput { seen, groups: groups.to_vec(), response_ids: &run };
+            let outcome = advance_step_window(&input, prompt.id_truthy, window);
+            Ok(Preserved { ids: outcome.preserved, recorded_history, step: Some((outcome.new_ids, outcome.seen_after)) })
+        }
+    }
+}
+
+/// Decides the fate of every message and part of `prompt`.
+///
+/// `actions` receives one byte per message, then one per part. `ints` receives, in order:
+/// `[changed]`; `[history_count, history_ids...]` (count 0 unless this call recorded the
+/// history); for [`Preserve::RunSteps`] `[new_count, new_ids..., seen_count, seen_ids...]`;
+/// `[split_length, splits...]` where `splits` holds, for every assistant message that is split,
+/// `[assistant_message, tool_message or -1, tool_part_count, segment of each tool part (-1:
+/// dropped)...]`; then, for every `TEXT`/`SPLIT_TEXT` part in part order,
+/// `[source_result_part, segment_count, segments...]`: the text is
+/// `<source's toolName> result:\n<segments joined by \n>`.
+///
+/// When `changed` is 0 the host returns `undefined` (the prompt goes on unchanged) and no
+/// actions or plans are written.
+pub fn decide_prompt(
+    prompt: &Prompt,
+    options: &PromptOptions,
+    actions: &mut [u8],
+    ints: &mut IntWriter,
+) -> Result<(), DecideError> {
+    let layout = layout(prompt)?;
+    let message_count = layout.messages.len();
+    let part_count = prompt.parts.len() / PROMPT_PART_STRIDE;
+    if actions.len() < message_count + part_count {
+        return Err(DecideError::OutputTooSmall("actions"));
+    }
+    let id_count = prompt.id_truthy.len();
+
+    let preserved = preserved_ids(prompt, &layout, &options.preserve)?;
+    let changed_at = ints.len();
+    ints.push(0)?;
+    let history = preserved.recorded_history.unwrap_or_default();
+    push_list(ints, &history)?;
+    if let Some((new_ids, seen_after)) = &preserved.step {
+        push_list(ints, new_ids)?;
+        push_list(ints, seen_after)?;
+    }
+
+    // Excluded ids: tool parts of non-system/user messages, not preserved, with a matching name.
+    let mut excluded_names = vec![false; prompt.name_count];
+    if let Some(names) = options.exclude {
+        for &name in names {
+            if let Some(i) = index_of(name, prompt.name_count) {
+                excluded_names[i] = true;
+            }
+        }
+    }
+    let mut excluded = vec![false; id_count];
+    let mut any_excluded = false;
+    for &(role, first, count) in &layout.messages {
+        if !has_parts(role) {
+            continue;
+        }
+        for index in first..first + count {
+            let part = read_part(prompt.parts, index)?;
+            if !is_tool_part(part.kind) || flag_set_bool(&preserved.ids, part.id) {
+                continue;
+            }
+            let matches = options.exclude.is_none() || flag_set_bool(&excluded_names, part.name);
+            // A falsy id is never removed (the host keeps parts without a truthy id).
+            if matches && index_of(part.id, id_count).is_some_and(|i| prompt.id_truthy[i] != 0) {
+                excluded[part.id as usize] = true;
+                any_excluded = true;
+            }
+        }
+    }
+    if !any_excluded {
+        return Ok(());
+    }
+
+    // Replacement texts: per excluded id, the last removed result that renders to text.
+    let mut sources: Vec<Option<(usize, Vec<i32>)>> = vec![None; id_count];
+    if let Some(rule) = options.replacement {
+        for &(role, first, count) in &layout.messages {
+            if !has_parts(role) {
+                continue;
+            }
+            for index in first..first + count {
+                let part = read_part(prompt.parts, index)?;
+                if part.kind != prompt_part_kind::TOOL_RESULT || !flag_set_bool(&excluded, part.id) {
+                    continue;
+                }
+                if rule == ReplacementRule::ModelOutputOnly
+                    && part.flags & prompt_part_flag::HAS_MODEL_OUTPUT_MARKER == 0
+                {
+                    continue;
+                }
+                if part.output_root == NONE {
+                    continue;
+                }
+                let root = usize::try_from(part.output_root).map_err(|_| DecideError::Malformed("output root"))?;
+                if let Some(segments) = model_output::render_plan(prompt.model_output_tape, root)? {
+                    sources[part.id as usize] = Some((index, segments));
+                }
+            }
+        }
+    }
+
+    // Ids that have a tool-call part in some assistant message.
+    let mut has_call_part = vec![false; id_count];
+    for &(role, first, count) in &layout.messages {
+        if role != prompt_role::ASSISTANT {
+            continue;
+        }
+        for index in first..first + count {
+            let part = read_part(prompt.parts, index)?;
+            if part.kind == prompt_part_kind::TOOL_CALL {
+                if let Some(i) = index_of(part.id, id_count) {
+                    has_call_part[i] = true;
+                }
+            }
+        }
+    }
+
+    let (message_actions, part_actions) = actions.split_at_mut(message_count);
+    let mut changed = false;
+    let mut plans: Vec<i32> = Vec::new();
+    let mut split_messages: Vec<usize> = Vec::new();
+    for (message_index, &(role, first, count)) in layout.messages.iter().enumerate() {
+        match role {
+            prompt_role::ASSISTANT | prompt_role::OTHER => {}
+            prompt_role::OPAQUE_EMPTY => {
+                message_actions[message_index] = prompt_message_action::DROP;
+                continue;
+            }
+            _ => {
+                message_actions[message_index] = prompt_message_action::PASS;
+                continue;
+            }
+        }
+        let mut remaining = 0usize;
+        let mut message_changed = false;
+        let mut previous_is_call = false;
+        let mut splits_here = false;
+        for index in first..first + count {
+            let part = read_part(prompt.parts, index)?;
+            if !is_tool_part(part.kind) || !flag_set_bool(&excluded, part.id) {
+                part_actions[index] = prompt_part_action::KEEP;
+                previous_is_call = part.kind == prompt_part_kind::TOOL_CALL;
+                remaining += 1;
+                continue;
+            }
+            changed = true;
+            message_changed = true;
+            let emits_text = part.kind == prompt_part_kind::TOOL_CALL
+                || (role == prompt_role::ASSISTANT && !flag_set_bool(&has_call_part, part.id));
+            let source = if emits_text { sources[part.id as usize].as_ref() } else { None };
+            match source {
+                Some((source_index, segments)) => {
+                    part_actions[index] = if options.split_after_kept_calls && previous_is_call && role == prompt_role::ASSISTANT {
+                        splits_here = true;
+                        prompt_part_action::SPLIT_TEXT
+                    } else {
+                        prompt_part_action::TEXT
+                    };
+                    previous_is_call = false;
+                    remaining += 1;
+                    plans.push(i32::try_from(*source_index).map_err(|_| DecideError::Malformed("part index"))?);
+                    plans.push(i32::try_from(segments.len()).map_err(|_| DecideError::Malformed("plan size"))?);
+                    plans.extend_from_slice(segments);
+                }
+                None => part_actions[index] = prompt_part_action::DROP,
+            }
+        }
+        if splits_here {
+            split_messages.push(message_index);
+        }
+        message_actions[message_index] = if remaining == 0 {
+            prompt_message_action::DROP
+        } else if message_changed {
+            prompt_message_action::REBUILD
+        } else {
+            prompt_message_action::PASS
+        };
+    }
+    if !changed {
+        return Ok(());
+    }
+    ints.set(changed_at, 1)?;
+    let splits = split_plans(prompt, &layout, &split_messages, message_actions, part_actions)?;
+    push_list(ints, &splits)?;
+    for &value in &plans {
+        ints.push(value)?;
+    }
+    Ok(())
+}
+
+/// For each split assistant message: which of its segments each part of the following tool
+/// message belongs to (the segment holding the kept call of the same id; else the first).
+fn split_plans(
+    prompt: &Prompt,
+    layout: &Layout,
+    split_messages: &[usize],
+    message_actions: &[u8],
+    part_actions: &[u8],
+) -> Result<Vec<i32>, DecideError> {
+    let mut out = Vec::new();
+    let id_count = prompt.id_truthy.len();
+    for &message_index in split_messages {
+        let (_, first, count) = layout.messages[message_index];
+        let mut segment_of_id: Vec<i32> = vec![-1; id_count];
+        let mut segment = 0i32;
+        for index in first..first + count {
+            match part_actions[index] {
+                prompt_part_action::SPLIT_TEXT => segment += 1,
+                prompt_part_action::KEEP => {
+                    let part = read_part(prompt.parts, index)?;
+                    if part.kind == prompt_part_kind::TOOL_CALL {
+                        if let Some(i) = index_of(part.id, id_count) {
+                            if segment_of_id[i] == -1 {
+                                segment_of_id[i] = segment;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(i32::try_from(message_index).map_err(|_| DecideError::Malformed("message index"))?);
+        let next = message_index + 1;
+        match layout.messages.get(next) {
+            Some(&(prompt_role::OTHER, tool_first, tool_count)) => {
+                out.push(i32::try_from(next).map_err(|_| DecideError::Malformed("message index"))?);
+                out.push(i32::try_from(tool_count).map_err(|_| DecideError::Malformed("part count"))?);
+                let dropped = message_actions[next] == prompt_message_action::DROP;
+                for index in tool_first..tool_first + tool_count {
+                    let part = read_part(prompt.parts, index)?;
+                    let value = if dropped || part_actions[index] == prompt_part_action::DROP {
+                        -1
+                    } else if part.kind == prompt_part_kind::TOOL_RESULT {
+                        index_of(part.id, id_count).map(|i| segment_of_id[i]).filter(|&s| s >= 0).unwrap_or(0)
+                    } else {
+                        0
+                    };
+                    out.push(value);
+                }
+            }
+            _ => {
+                out.push(-1);
+                out.push(0);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn flag_set_bool(flags: &[bool], id: i32) -> bool {
+    index_of(id, flags.len()).is_some_and(|i| flags[i])
+}
+
+fn push_list(ints: &mut IntWriter, values: &[i32]) -> Result<(), DecideError> {
+    ints.push(i32::try_from(values.len()).map_err(|_| DecideError::Malformed("list size"))?)?;
+    for &value in values {
+        ints.push(value)?;
+    }
+    Ok(())
+}
