@@ -238,6 +238,15 @@ describe.each(HOST_VERSIONS)('ToolSearchProcessor on host @mastra/core %s', (ver
       }
     });
 
+    it("search.mode 'enhanced' lists the same catalog (the listing does not depend on ranking)", async () => {
+      for (const filterName of ['none', 'sync']) {
+        const mk = (mode: string) => new Ours({ tools: catalogTools(tool), injectCatalog: true, search: { mode }, filter: filters([])[filterName] });
+        const [a, b] = [await step(mk('compatible')), await step(mk('enhanced'))];
+        expect(b.system).toEqual(a.system);
+        expect(b.system).toHaveLength(2);
+      }
+    });
+
     it('rejects a non-boolean injectCatalog with a TypeError naming the option (the host takes any truthy value)', () => {
       for (const value of ['yes', 1, {}, 0]) {
         expect(() => new Ours({ tools: {}, injectCatalog: value })).toThrow(TypeError);

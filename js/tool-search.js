@@ -525,11 +525,20 @@ class ToolSearchProcessor {
     const listing = this.#listingOf(catalog);
     if (listing.text !== undefined) return listing.text;
     const { toolHandles, lines } = listing;
+    const filter = this.#config.filter;
     const allowed = [];
     for (let i = 0; i < lines.length; i++) {
       const tool = catalog.toolAt(toolHandles[i]);
       if (!tool) continue;
-      if (await this.#isAllowed(tool, requestContext, 'search')) allowed.push(lines[i]);
+      // #isAllowed inlined: a synchronous verdict costs no microtask (thousands per step).
+      let verdict;
+      try {
+        verdict = filter({ toolName: tool.id, tool, requestContext, phase: 'search' });
+        if (isThenable(verdict)) verdict = await verdict;
+      } catch {
+        verdict = false;
+      }
+      if (verdict === true) allowed.push(lines[i]);
     }
     return allowed.join('\n');
   }
