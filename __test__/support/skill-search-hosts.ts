@@ -95,7 +95,7 @@ export const PAST_STALENESS_COOLDOWN_MS = 60_000;
 /** A host ConsoleLogger whose warn() calls are recorded (and not printed). */
 export function recordingLogger(host: Host): { logger: any; warns: unknown[][] } {
   const { ConsoleLogger } = host.require('@mastra/core/logger');
-  const logger = new ConsoleLogger({ level: 'error' });
+  const logger = new ConsoleLogger({ level: 'silent' });
   const warns: unknown[][] = [];
   logger.warn = (...args: unknown[]) => {
     warns.push(args);
