@@ -9,6 +9,7 @@
 // Checks first that all versions agree (root, npm/*, and the version embedded in binding.js).
 //
 //   npm run pack:release            # prints what it wrote
+//   npm run pack:release -- --all   # fail unless every platform has its binary (the publish job)
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -50,9 +51,13 @@ function npmPack(dir, dest) {
   return JSON.parse(out)[0];
 }
 
-export function packRelease({ quiet = false } = {}) {
+export function packRelease({ quiet = false, all = false } = {}) {
   const p = pkg();
   checkVersions(p);
+  if (all) {
+    const missing = p.napi.targets.map(platformOf).filter((pl) => !existsSync(join(root, 'npm', pl, `${p.name}.${pl}.node`)));
+    if (missing.length) throw new Error(`no binary in npm/ for ${missing.join(', ')}`);
+  }
   mkdirSync(releaseDir, { recursive: true });
   for (const f of readdirSync(releaseDir)) if (f.endsWith('.tgz')) rmSync(join(releaseDir, f));
 
@@ -101,7 +106,7 @@ export function packRelease({ quiet = false } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    packRelease();
+    packRelease({ all: process.argv.includes('--all') });
   } catch (e) {
     console.error(`pack:release failed: ${e.message}`);
     process.exit(1);

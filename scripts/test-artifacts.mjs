@@ -237,7 +237,7 @@ listen: 127.0.0.1:${port}
   const { token } = await res.json();
   check(token, `verdaccio gave no token (${res.status})`);
   const npmrc = join(dir, 'publish.npmrc');
-  writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+  writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\nupdate-notifier=false\n`);
   log(`verdaccio ${VERDACCIO} on ${url} (pid ${verdaccio.pid})`);
   return { url, npmrc };
 }
@@ -263,7 +263,7 @@ function makeProject(name, registry) {
       2,
     ),
   );
-  writeFileSync(join(dir, '.npmrc'), `registry=${registry}\naudit=false\nfund=false\n`);
+  writeFileSync(join(dir, '.npmrc'), `registry=${registry}\naudit=false\nfund=false\nupdate-notifier=false\n`);
   cpSync(join(root, 'test-artifacts', 'agent-smoke.mjs'), join(dir, 'agent-smoke.mjs'));
   return dir;
 }
@@ -435,11 +435,20 @@ function testX64Musl(registry) {
   const secs = ((Date.now() - t0) / 1000).toFixed(0);
   const pkgs = installedPlatformPackages(join(rootfs, 'app'));
   check(pkgs.join() === `${p.name}-linux-x64-musl`, `npm under musl installed ${pkgs}`);
+  // Put the gnu package beside it (as a lockfile made on glibc, or --libc=glibc, would): the loader
+  // must still choose the musl binary.
+  const gnuTgz = join(releaseDir, `${p.name}-linux-x64-gnu-${p.version}.tgz`);
+  if (existsSync(gnuTgz)) {
+    const unpack = join(work, 'gnu-package');
+    mkdirSync(unpack, { recursive: true });
+    run('tar', ['xzf', gnuTgz, '-C', unpack], { quiet: true });
+    cpSync(join(unpack, 'package'), join(rootfs, 'app', 'node_modules', `${p.name}-linux-x64-gnu`), { recursive: true });
+  }
   const r = inMuslRoot(rootfs, [node, '/app/agent-smoke.mjs'], env);
   check(r.status === 0, `x64-musl smoke failed:\n${r.stdout}\n${r.stderr}`);
   const s = checkSmoke('x64-musl', r.stdout, { arch: 'x64', platform: 'linux-x64-musl', libc: 'musl' });
   const npmVersion = inMuslRoot(rootfs, [node, npm, '--version'], env).stdout.trim();
-  ok('linux x64 musl', `npm ${npmVersion} under musl installed ${pkgs} in ${secs} s; Node ${s.node} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
+  ok('linux x64 musl', `npm ${npmVersion} under musl installed ${pkgs} in ${secs} s${existsSync(gnuTgz) ? ' (linux-x64-gnu package added beside it)' : ''}; Node ${s.node} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
 }
 
 /** Removes the work folder, unless something is still mounted inside it (never delete through a mount). */
