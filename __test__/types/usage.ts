@@ -43,3 +43,7 @@ new ToolSearchProcessor({ tools: {}, storage: 'redis' });
 new ToolSearchProcessor({ tools: {}, search: { mode: 'fast' } });
 // @ts-expect-error tools is required
 new ToolSearchProcessor({});
+// injectCatalog is an option in an object literal (issue 8), and a boolean
+export const withCatalog = new ToolSearchProcessor({ tools: {}, injectCatalog: true, search: { autoLoad: true } });
+// @ts-expect-error injectCatalog is a boolean
+new ToolSearchProcessor({ tools: {}, injectCatalog: 'yes' });
