@@ -1,3 +1,4 @@
+import type { Mastra } from '@mastra/core/mastra';
 import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
 import type { Workspace } from '@mastra/core/workspace';
 
@@ -34,15 +35,39 @@ export interface SkillSearchProcessorOptions {
   };
   /** Inactivity time-to-live of per-thread state in ms; 0 disables cleanup. @default 3600000 */
   ttl?: number;
+  /**
+   * When true, the processor awaits the skills staleness check and refresh
+   * (`workspace.skills.maybeRefresh()`) before the first step, so search results reflect disk
+   * (subject to the workspace's staleness cooldown). When false, the turn proceeds on the
+   * cached catalog and the refresh runs in the background, so mid-session skill changes appear
+   * one turn later (searches after the refresh settles see them).
+   *
+   * A failed refresh is logged as `SkillSearchProcessor: skills refresh failed` (with
+   * `{ error }`) through the Mastra logger (registered via `__registerMastra`, e.g. when the
+   * agent is added to `new Mastra({ logger })`), else `console.warn`, and never fails the step
+   * on `@mastra/core` 1.60+. On 1.58/1.59 hosts a failed blocking refresh fails the step, as
+   * theirs does; a background one is logged.
+   *
+   * Any value other than a boolean (or `undefined`/`null`) throws a `TypeError`.
+   * @default false on @mastra/core 1.60+; true on 1.58/1.59 (which always await the refresh)
+   */
+  blockingRefresh?: boolean;
 }
 
 /** Index statistics (not in `@mastra/core`). */
 export interface SkillIndexStats {
+  /** Skills of the most recently used scope's index. */
   skillCount: number;
   /** SKILL.md bodies plus readable reference files (enhanced mode folds each skill's into one indexed document). */
   documentCount: number;
   /** Distinct terms of the compatible index; 0 in enhanced mode. */
   termCount: number;
+  /**
+   * Skills views (request scopes from `workspace.skills.getScoped()`, or the workspace's own
+   * skills) holding a native index; at most 32, least recently used dropped first, and views
+   * idle longer than `ttl` dropped by the cleanup sweep.
+   */
+  scopeCount: number;
   /** Times the native index was built (only when the skill set or content changed). */
   builds: number;
   /** Times the index was checked against the workspace (first search after each step-0 refresh). */
@@ -54,8 +79,10 @@ export interface SkillIndexStats {
 /**
  * On-demand skill discovery: `search_skills` and `load_skill` meta-tools, loaded skills
  * injected as system messages per thread. Drop-in replacement for `SkillSearchProcessor`
- * from `@mastra/core/processors` (1.59.0 behaviour), searching a native index that also
- * covers skill names and descriptions.
+ * from `@mastra/core/processors`, following the installed host (1.58–1.71), searching a native
+ * index (one per request scope) that also covers skill names and descriptions. Request-scoped
+ * skills (`workspace.skills.getScoped({ requestContext })`) are used whenever the workspace
+ * offers them; no search, load or loaded skill crosses scopes.
  */
 export declare class SkillSearchProcessor implements Processor<'skill-search'> {
   readonly id: 'skill-search';
@@ -65,9 +92,15 @@ export declare class SkillSearchProcessor implements Processor<'skill-search'> {
   private readonly workspace;
   private readonly searchConfig;
   private readonly ttl;
+  /** Own field on @mastra/core 1.60+ hosts only (as theirs). */
+  private readonly blockingRefresh?;
+  /** Mastra logger, attached via __registerMastra (own field on 1.60+ hosts only, as theirs). */
+  private logger?;
   private cleanupIntervalId?;
   private threadLoadedSkills;
   constructor(options: SkillSearchProcessorOptions);
+  /** Called by Mastra when the processor is registered; its logger receives refresh failures. */
+  __registerMastra(mastra: Mastra<any, any, any, any, any, any, any, any, any, any>): void;
   /** Stops the cleanup timer and releases all state and the index; calling it twice is harmless. */
   dispose(): void;
   /** Clears one thread's loaded skills (`'default'` when omitted). */
