@@ -196,6 +196,30 @@ describe.each(HOST_VERSIONS)('SkillSearchProcessor on host @mastra/core %s', (ve
     for (const ok of [true, false, undefined, null]) new SkillSearchProcessor({ workspace: ws, blockingRefresh: ok, ttl: 0 }).dispose();
   });
 
+  it('thread id from the memory context: malformed MastraMemory entries fail or pass exactly as in the host', async () => {
+    const outcome = async (Ctor: any, memory: unknown) => {
+      const processor = new Ctor({ workspace: workspaceOf(host, fx.root, ['skills']), blockingRefresh: true });
+      try {
+        return await stepOn(host, processor, { requestContext: contextOf(host, { MastraMemory: memory }) }).then(
+          () => 'ok',
+          (e: Error) => e.message,
+        );
+      } finally {
+        processor.dispose();
+      }
+    };
+    const cases = ['oops', { thread: 'x' }, { thread: { id: 42 } }, { thread: { id: 't' }, resourceId: 7 }, { thread: { id: 't' } }, {}];
+    const theirs = [];
+    const ours = [];
+    for (const memory of cases) {
+      theirs.push(await outcome(HostProcessor, memory));
+      ours.push(await outcome(SkillSearchProcessor, memory));
+    }
+    expect(ours).toEqual(theirs);
+    if (caps.skillSearchMemoryThread === 'parsed') expect(theirs.filter((o) => o !== 'ok')).toHaveLength(4);
+    else expect(new Set(theirs)).toEqual(new Set(['ok']));
+  });
+
   it.each([true, false])('search, load and system messages equal the host (bm25: %s)', async (bm25) => {
     const run = async (Ctor: any) => {
       const processor = new Ctor({ workspace: workspaceOf(host, fx.root, ['skills'], { bm25 }) });

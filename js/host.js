@@ -60,6 +60,10 @@ const CAPABILITY_TABLE = [
     // own filesystem (`ResolvedSourceWorkspaceSkills`, 1.68+); earlier hosts read such a
     // workspace's skills from process.cwd() for every request.
     scopedSkillSources: false,
+    // SkillSearchProcessor thread id without `mastra__threadId`: 'lenient' = our difference 6
+    // (the memory thread's id, malformed memory contexts ignored); 'parsed' (1.60+) = the
+    // host's parseMemoryRequestContext (throws on a malformed `MastraMemory` entry).
+    skillSearchMemoryThread: 'lenient',
   },
   {
     since: '1.60.0',
@@ -71,6 +75,7 @@ const CAPABILITY_TABLE = [
     toolSearchContextSingleLoad: true,
     skillRefresh: 'background-logged',
     scopedSkills: true,
+    skillSearchMemoryThread: 'parsed',
   },
   {
     // tool-search.ts gained `injectCatalog` in 1.67.0 (unchanged through 1.71.0).

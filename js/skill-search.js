@@ -13,7 +13,7 @@ const { z } = require('zod/v4');
 const { createTool } = require('@mastra/core/tools');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { resolveThreadId } = require('./thread-id.js');
+const { resolveThreadId, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
 const { host } = require('./host.js');
 
 const INSTRUCTION =
@@ -91,6 +91,35 @@ function variantIn(variants, scopeId) {
 function tagScope(variant, scopeId) {
   variant.scopes.add(scopeId);
   if (variant.scopes.size > MAX_SCOPES_PER_VARIANT) variant.scopes.delete(variant.scopes.values().next().value);
+}
+
+/**
+ * The request's thread id, or undefined for 'default'. 1.60+ hosts read the memory thread
+ * themselves through parseMemoryRequestContext, which throws on a malformed `MastraMemory`
+ * entry, and so do we there ('parsed'); on 1.58/1.59 the memory fallback is our deliberate
+ * difference 6 and ignores malformed entries ('lenient').
+ */
+function threadIdOf(requestContext, rule) {
+  if (rule !== 'parsed') return resolveThreadId(requestContext);
+  if (!requestContext || typeof requestContext.get !== 'function') return undefined;
+  const explicit = requestContext.get(THREAD_ID_KEY);
+  if (explicit) return explicit;
+  const memory = requestContext.get(MEMORY_KEY);
+  if (!memory) return undefined;
+  if (typeof memory !== 'object') throw new Error(`Invalid MemoryRequestContext: expected object, got ${typeof memory}`);
+  const thread = memory.thread;
+  if (thread !== undefined) {
+    if (typeof thread !== 'object' || thread === null) {
+      throw new Error(`Invalid MemoryRequestContext.thread: expected object, got ${typeof thread}`);
+    }
+    if (typeof thread.id !== 'string') {
+      throw new Error(`Invalid MemoryRequestContext.thread.id: expected string, got ${typeof thread.id}`);
+    }
+  }
+  if (memory.resourceId !== undefined && typeof memory.resourceId !== 'string') {
+    throw new Error(`Invalid MemoryRequestContext.resourceId: expected string, got ${typeof memory.resourceId}`);
+  }
+  return thread?.id || undefined;
 }
 
 /** The capability answers this processor follows: the installed host's (js/host.js). */
@@ -283,12 +312,15 @@ class SkillSearchProcessor {
   /** On 1.58/1.59 hosts, whose processor has no such fields: blockingRefresh and the logger. */
   #blocking = true;
   #logger = undefined;
+  /** How the thread id reads the memory context: 'lenient' (1.58/1.59) or 'parsed' (1.60+). */
+  #memoryThread = 'lenient';
 
   constructor(options) {
     this.#enhanced = searchModeOf(options) === 'enhanced';
     const blocking = blockingRefreshOf(options);
     const capabilities = capabilitiesOf(options);
     this.#refreshRule = capabilities.skillRefresh;
+    this.#memoryThread = capabilities.skillSearchMemoryThread;
     const hostFields = this.#refreshRule === 'background-logged';
     this.id = 'skill-search';
     this.name = 'Skill Search Processor';
@@ -638,8 +670,8 @@ class SkillSearchProcessor {
 
   async processInputStep(args) {
     const { tools, messageList } = args;
-    // Difference 6: falls back to the memory thread before the shared 'default'.
-    const threadId = resolveThreadId(args.requestContext) || 'default';
+    // Difference 6 on 1.58/1.59 (the host's own rule on 1.60+): the memory thread before 'default'.
+    const threadId = threadIdOf(args.requestContext, this.#memoryThread) || 'default';
     const threadState = this.#getThreadState(threadId);
     const configuredSkills = this.workspace.skills;
 
