@@ -3,8 +3,7 @@
 // and MessageList stay in JavaScript; the catalog (BM25 search, name resolution,
 // suggestions) and the loaded-name stores live in Rust and are addressed by handle.
 
-const { createTool } = require('@mastra/core/tools');
-const { z } = require('zod/v4');
+const { hostModulesOf, perZod } = require('./host-modules.js');
 const native = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
@@ -49,34 +48,37 @@ const LOAD_DESCRIPTION =
   'Once loaded, tools will be available for use. ' +
   'Pass a single toolName or an array of toolNames to load multiple tools at once.';
 
-// Schemas are immutable, so they are built once instead of on every step.
-const searchInputSchema = z.object({
-  query: z.string().describe('Search keywords (e.g., "weather", "github issue", "database query")'),
-});
-const searchResultSchema = z.object({ name: z.string(), description: z.string(), score: z.number() });
-const searchOutputSchema = z.object({ results: z.array(searchResultSchema), message: z.string() });
-const searchOutputSchemaWithReceipt = z.object({
-  results: z.array(searchResultSchema),
-  message: z.string(),
-  activation: z
-    .object({ type: z.literal(RECEIPT_TYPE), version: z.literal(1), loaded: z.array(z.string()) })
-    .optional(),
-});
-const loadInputSchema = z.object({
-  toolName: z.string().optional().describe('The exact name of a tool to load (from search results)'),
-  toolNames: z
-    .array(z.string())
-    .optional()
-    .describe('Array of exact tool names to load in one call (from search results)'),
-});
-const loadOutputSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  loadedCount: z.number().optional(),
-  toolName: z.string().optional(),
-  loaded: z.array(z.string()).optional(),
-  notFound: z.array(z.string()).optional(),
-  alreadyLoaded: z.array(z.string()).optional(),
+// Schemas are immutable, so they are built once per zod instance instead of on every step.
+const schemasFor = perZod((z) => {
+  const searchInput = z.object({
+    query: z.string().describe('Search keywords (e.g., "weather", "github issue", "database query")'),
+  });
+  const searchResult = z.object({ name: z.string(), description: z.string(), score: z.number() });
+  const searchOutput = z.object({ results: z.array(searchResult), message: z.string() });
+  const searchOutputWithReceipt = z.object({
+    results: z.array(searchResult),
+    message: z.string(),
+    activation: z
+      .object({ type: z.literal(RECEIPT_TYPE), version: z.literal(1), loaded: z.array(z.string()) })
+      .optional(),
+  });
+  const loadInput = z.object({
+    toolName: z.string().optional().describe('The exact name of a tool to load (from search results)'),
+    toolNames: z
+      .array(z.string())
+      .optional()
+      .describe('Array of exact tool names to load in one call (from search results)'),
+  });
+  const loadOutput = z.object({
+    success: z.boolean(),
+    message: z.string(),
+    loadedCount: z.number().optional(),
+    toolName: z.string().optional(),
+    loaded: z.array(z.string()).optional(),
+    notFound: z.array(z.string()).optional(),
+    alreadyLoaded: z.array(z.string()).optional(),
+  });
+  return { searchInput, searchOutput, searchOutputWithReceipt, loadInput, loadOutput };
 });
 
 // ---------------------------------------------------------------------------------------
@@ -609,11 +611,13 @@ class ToolSearchProcessor {
   #makeSearchTool(catalog, loadedNames, threadId, requestContext) {
     const { autoLoad, storage } = this.#config;
     const withReceipt = autoLoad && storage === 'context';
+    const { createTool, z } = hostModulesOf(this);
+    const schemas = schemasFor(z);
     return createTool({
       id: 'search_tools',
       description: autoLoad ? SEARCH_DESCRIPTION_AUTO_LOAD : SEARCH_DESCRIPTION,
-      inputSchema: searchInputSchema,
-      outputSchema: withReceipt ? searchOutputSchemaWithReceipt : searchOutputSchema,
+      inputSchema: schemas.searchInput,
+      outputSchema: withReceipt ? schemas.searchOutputWithReceipt : schemas.searchOutput,
       execute: async ({ query }) => {
         this.#assertLive();
         const found = await this.#searchTools(catalog, query, requestContext);
@@ -655,11 +659,13 @@ class ToolSearchProcessor {
   }
 
   #makeLoadTool(catalog, loadedNames, threadId, requestContext) {
+    const { createTool, z } = hostModulesOf(this);
+    const schemas = schemasFor(z);
     return createTool({
       id: 'load_tool',
       description: LOAD_DESCRIPTION,
-      inputSchema: loadInputSchema,
-      outputSchema: loadOutputSchema,
+      inputSchema: schemas.loadInput,
+      outputSchema: schemas.loadOutput,
       execute: async ({ toolName, toolNames }) => {
         this.#assertLive();
         const toolNamesProvided = toolNames !== undefined;
