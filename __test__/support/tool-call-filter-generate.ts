@@ -179,7 +179,8 @@ export function generateDbConversation(rng: Rng, seed: number): any[] {
     for (let s = 0; s < steps; s++) {
       parts.push({ type: 'step-start' });
       if (chance(rng, 0.3)) parts.push({ type: 'text', text: 'Let me check.' });
-      const calls = 1 + Math.floor(rng() * (chance(rng, 0.3) ? 2 : 1));
+      // Parallel calls are common: where a text lands among kept calls depends on them.
+      const calls = 1 + Math.floor(rng() * (chance(rng, 0.6) ? 3 : 1));
       for (let k = 0; k < calls; k++) {
         const toolName = pick(rng, TOOL_NAMES);
         const toolCallId = ids.next();
