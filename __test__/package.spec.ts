@@ -19,14 +19,45 @@ describe('package entry points', () => {
     expect(JSON.parse(r.out)).toEqual(exported);
   });
 
-  it('import by package name gives the same classes as require', () => {
+  it('import by package name gives the same processors as require, bound to the ESM host modules', () => {
+    // ESM classes are subclasses of the CommonJS ones (one implementation, one native instance);
+    // they differ only in building meta-tools with the createTool/z that `import` resolves.
     const code =
       "import * as m from 'mastra-native-processors'; import { createRequire } from 'node:module';" +
       "const c = createRequire(import.meta.url)('mastra-native-processors');" +
-      "console.log(JSON.stringify([Object.keys(m).filter(k => k !== 'default').sort(), m.ToolSearchProcessor === c.ToolSearchProcessor]))";
+      'console.log(JSON.stringify([Object.keys(m).filter(k => k !== "default").sort(),' +
+      ' m.ToolSearchProcessor.prototype instanceof c.ToolSearchProcessor,' +
+      ' m.SkillSearchProcessor.prototype instanceof c.SkillSearchProcessor,' +
+      ' m.ToolCallFilter === c.ToolCallFilter, m.ToolSearchProcessor.name, m.SkillSearchProcessor.name]))';
     const r = node(['--input-type=module', '-e', code]);
+    expect(r.err).toBe('');
+    expect(JSON.parse(r.out)).toEqual([exported, true, true, true, 'ToolSearchProcessor', 'SkillSearchProcessor']);
+  });
+
+  it("an ESM app loads one copy of Mastra's tools module and our meta-tools are its Tool class", () => {
+    const r = node([join('__test__', 'fixtures', 'dual-package-app.mjs'), 'esm']);
+    expect(r.err).toBe('');
+    expect(JSON.parse(r.out)).toEqual({ metaToolsAreAppTools: [true, true, true, true], cjsToolsModuleLoaded: false });
+  });
+
+  it("a CommonJS app's meta-tools are its (CommonJS) Tool class", () => {
+    const r = node([join('__test__', 'fixtures', 'dual-package-app.mjs'), 'cjs']);
+    expect(r.err).toBe('');
+    expect(JSON.parse(r.out)).toEqual({ metaToolsAreAppTools: [true, true, true, true], cjsToolsModuleLoaded: true });
+  });
+
+  it('publint finds nothing to report', () => {
+    const r = node([join(root, 'node_modules', 'publint', 'src', 'cli.js'), '--strict', '.']);
+    expect(r.out).toContain('All good!');
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.out)).toEqual([exported, true]);
+  });
+
+  it('arethetypeswrong finds no problem for any resolution mode', () => {
+    const attw = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    const r = node([attw, '--pack', '.', '--format', 'json']);
+    const report = JSON.parse(r.out);
+    expect(report.analysis.problems ?? []).toEqual([]);
+    expect(r.status).toBe(0);
   });
 
   it('the TypeScript declarations type-check a typical Agent setup and reject bad options', () => {

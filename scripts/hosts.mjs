@@ -31,10 +31,13 @@ function installHost(version) {
   return true;
 }
 
-/** Copies what `npm pack` would ship (package.json "files") plus the built addon. */
-function stagePackage(version) {
+/**
+ * Copies what `npm pack` would ship (package.json "files") plus the built addon into
+ * `<projectDir>/node_modules/<name>`, as an install would.
+ */
+export function stagePackageInto(projectDir) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const target = join(hostsDir, version, 'node_modules', pkg.name);
+  const target = join(projectDir, 'node_modules', pkg.name);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   cpSync(join(root, 'package.json'), join(target, 'package.json'));
@@ -58,7 +61,7 @@ function main(command = 'setup') {
   }
   for (const version of hostVersions()) {
     if (command === 'setup' && installHost(version)) console.log(`hosts: installed @mastra/core ${version}`);
-    stagePackage(version);
+    stagePackageInto(join(hostsDir, version));
   }
   console.log(`hosts: package staged into ${hostVersions().join(', ')}`);
 }
