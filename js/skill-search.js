@@ -9,8 +9,7 @@
 // document per skill (name, description, SKILL.md body, references) and ranks load_skill's
 // "Did you mean" names by edit distance and shared words too. Everything else is unchanged.
 
-const { z } = require('zod/v4');
-const { createTool } = require('@mastra/core/tools');
+const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
@@ -31,32 +30,36 @@ const LOAD_DESCRIPTION =
   'Call this after finding a skill with search_skills. ' +
   "The skill's instructions will be available as context.";
 
-// Schemas are immutable; build them once (the reference builds identical ones per step).
-const searchInputSchema = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1, 'Query is required')
-    .describe('Search keywords (e.g., "api design", "testing", "deployment")'),
-});
-const searchOutputSchema = z.object({
-  results: z.array(
-    z.object({
-      name: z.string(),
-      description: z.string(),
-      score: z.number(),
-    }),
-  ),
-  message: z.string(),
-});
-const loadInputSchema = z.object({
-  skillName: z.string().describe('The exact name of the skill to load (from search results)'),
-});
-const loadOutputSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  skillName: z.string().optional(),
-});
+// Schemas are immutable; build them once per zod instance (the reference builds identical
+// ones per step). The zod and createTool are the ones the app's module system resolves
+// (js/host-modules.js: the ESM entry binds the imported copies).
+const schemasFor = perZod(z => ({
+  searchInput: z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1, 'Query is required')
+      .describe('Search keywords (e.g., "api design", "testing", "deployment")'),
+  }),
+  searchOutput: z.object({
+    results: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        score: z.number(),
+      }),
+    ),
+    message: z.string(),
+  }),
+  loadInput: z.object({
+    skillName: z.string().describe('The exact name of the skill to load (from search results)'),
+  }),
+  loadOutput: z.object({
+    success: z.boolean(),
+    message: z.string(),
+    skillName: z.string().optional(),
+  }),
+}));
 
 /** What 1.60+ hosts log (at warn level) when a step-0 refresh rejects. */
 const REFRESH_FAILED = 'SkillSearchProcessor: skills refresh failed';
@@ -701,19 +704,21 @@ class SkillSearchProcessor {
 
     messageList.addSystem(INSTRUCTION);
 
+    const { createTool, z } = hostModulesOf(this);
+    const schemas = schemasFor(z);
     const searchSkillTool = createTool({
       id: 'search_skills',
       description: SEARCH_DESCRIPTION,
-      inputSchema: searchInputSchema,
-      outputSchema: searchOutputSchema,
+      inputSchema: schemas.searchInput,
+      outputSchema: schemas.searchOutput,
       execute: async ({ query }) => this.#search(scope, query),
     });
 
     const loadSkillTool = createTool({
       id: 'load_skill',
       description: LOAD_DESCRIPTION,
-      inputSchema: loadInputSchema,
-      outputSchema: loadOutputSchema,
+      inputSchema: schemas.loadInput,
+      outputSchema: schemas.loadOutput,
       execute: async ({ skillName }) => {
         const alreadyLoaded = { success: true, message: `Skill "${skillName}" is already loaded.`, skillName };
         if (variantIn(threadState.skills.get(skillName), scopeId)) return alreadyLoaded;
