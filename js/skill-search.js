@@ -1,9 +1,16 @@
 'use strict';
-// SkillSearchProcessor: drop-in for @mastra/core@1.59.0's, with search on a native index.
+// SkillSearchProcessor: drop-in for the installed @mastra/core's (1.58–1.71), with search on a
+// native index.
 //
 // The JS layer keeps everything Mastra-shaped (meta-tools, MessageList, per-thread state
 // holding instruction strings); the Rust index only sees skill texts when they change and
 // query strings per search, and returns skill indices, document sources and scores.
+//
+// Host rules come from js/host.js: the step-0 refresh ('blocking-throws' on 1.58/1.59,
+// 'background-logged' with `blockingRefresh` on 1.60+) and the memory-thread parsing. On every
+// host, request-scoped skills (`workspace.skills.getScoped({ requestContext })`) are used
+// whenever offered: each scope (skills view) has its own native index, and a thread's loaded
+// skills are shown in a scope only when that scope's own get() returns the same instructions.
 //
 // `search.mode: 'enhanced'` (opt-in) swaps the index for a multilingual BM25F one with one
 // document per skill (name, description, SKILL.md body, references) and ranks load_skill's
