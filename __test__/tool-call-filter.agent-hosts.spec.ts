@@ -106,6 +106,9 @@ describe.each(HOST_VERSIONS)('ToolCallFilter in a real Agent with memory, host @
   const HostFilter = host.processors.ToolCallFilter;
   const OurFilter = host.ours.ToolCallFilter;
   const messagesStageHost = host.ourHost.host.capabilities.toolCallFilterStage === 'messages';
+  // The same script without any filter, run once per host.
+  let unfilteredRun: Promise<AgentRunResult> | undefined;
+  const withoutFilter = () => (unfilteredRun ??= run(host, () => []));
 
   it.each(CONFIGS.map((config) => [JSON.stringify(config), config]))(
     'config %s: same prompts, offered tools, texts, tool results and stored thread as the host’s filter',
@@ -114,7 +117,7 @@ describe.each(HOST_VERSIONS)('ToolCallFilter in a real Agent with memory, host @
       const actual = await run(host, () => [new OurFilter(config)]);
       expect(withoutClock(actual)).toEqual(withoutClock(expected));
       // The run really filtered something: some prompt lacks a tool call the model made before it.
-      const unfiltered = await run(host, () => []);
+      const unfiltered = await withoutFilter();
       expect(withoutCreatedAt(prompts(expected))).not.toEqual(withoutCreatedAt(prompts(unfiltered)));
       if (config.preserveModelOutput) {
         // Some removed toModelOutput result reached the model as text.

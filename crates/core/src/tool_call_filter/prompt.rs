@@ -275,6 +275,8 @@ fn preserved_ids(prompt: &Prompt, layout: &Layout, preserve: &Preserve) -> Resul
 ///
 /// When `changed` is 0 the host returns `undefined` (the prompt goes on unchanged) and no
 /// actions or plans are written.
+// Part indices address both the wire records and the action bytes.
+#[allow(clippy::needless_range_loop)]
 pub fn decide_prompt(
     prompt: &Prompt,
     options: &PromptOptions,
@@ -450,6 +452,7 @@ pub fn decide_prompt(
 
 /// For each split assistant message: which of its segments each part of the following tool
 /// message belongs to (the segment holding the kept call of the same id; else the first).
+#[allow(clippy::needless_range_loop)]
 fn split_plans(
     prompt: &Prompt,
     layout: &Layout,
@@ -517,4 +520,256 @@ fn push_list(ints: &mut IntWriter, values: &[i32]) -> Result<(), DecideError> {
         ints.push(value)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model_output::{node_kind, NODE_STRIDE};
+    use super::*;
+
+    use prompt_message_action as ma;
+    use prompt_part_action as pa;
+    use prompt_part_kind as pk;
+    use prompt_role as role;
+
+    /// A prompt in wire form, built the way the JS layer builds it.
+    #[derive(Default)]
+    struct Wire {
+        messages: Vec<i32>,
+        parts: Vec<i32>,
+        id_truthy: Vec<u8>,
+        tape: Vec<i32>,
+    }
+
+    #[derive(Clone, Copy)]
+    struct Part {
+        kind: i32,
+        id: i32,
+        name: i32,
+        flags: i32,
+        root: i32,
+    }
+
+    fn text() -> Part {
+        Part { kind: pk::OTHER, id: NONE, name: NONE, flags: 0, root: NONE }
+    }
+    fn call(id: i32, name: i32) -> Part {
+        Part { kind: pk::TOOL_CALL, id, name, flags: 0, root: NONE }
+    }
+    fn result(id: i32, name: i32) -> Part {
+        Part { kind: pk::TOOL_RESULT, id, name, flags: 0, root: NONE }
+    }
+
+    impl Wire {
+        fn new(ids: usize) -> Self {
+            Wire { id_truthy: vec![1; ids], ..Default::default() }
+        }
+        fn message(&mut self, role: i32, parts: &[Part]) -> &mut Self {
+            self.messages.extend([role, parts.len() as i32]);
+            for p in parts {
+                self.parts.extend([p.kind, p.id, p.name, p.flags, p.root]);
+            }
+            self
+        }
+        /// A string output (segment `segment`) for a result part; returns the part.
+        fn with_text(&mut self, part: Part, segment: i32, marked: bool) -> Part {
+            let root = (self.tape.len() / NODE_STRIDE) as i32;
+            self.tape.extend([node_kind::STRING, 0, segment, -1]);
+            Part { root, flags: if marked { prompt_part_flag::HAS_MODEL_OUTPUT_MARKER } else { 0 }, ..part }
+        }
+        fn run(&self, options: &PromptOptions) -> (Vec<u8>, Vec<i32>) {
+            let prompt = Prompt {
+                messages: &self.messages,
+                parts: &self.parts,
+                id_truthy: &self.id_truthy,
+                name_count: 3,
+                model_output_tape: &self.tape,
+            };
+            let mut actions = vec![0u8; self.messages.len() / PROMPT_MESSAGE_STRIDE + self.parts.len() / PROMPT_PART_STRIDE];
+            let mut ints = vec![0i32; 256];
+            let mut writer = IntWriter::new(&mut ints);
+            decide_prompt(&prompt, options, &mut actions, &mut writer).unwrap();
+            let written = writer.written().to_vec();
+            (actions, written)
+        }
+    }
+
+    fn options(preserve: Preserve) -> PromptOptions {
+        PromptOptions { exclude: None, replacement: None, preserve, split_after_kept_calls: false }
+    }
+
+    const KNOWN_EMPTY: &[u8] = &[0, 0, 0, 0, 0, 0];
+
+    /// user, assistant [call 0 (name 0), call 1 (name 1)], tool [result 0, result 1]
+    fn two_calls() -> Wire {
+        let mut wire = Wire::new(2);
+        wire.message(role::PASS, &[])
+            .message(role::ASSISTANT, &[call(0, 0), call(1, 1)])
+            .message(role::OTHER, &[result(0, 0), result(1, 1)]);
+        wire
+    }
+
+    #[test]
+    fn first_prompt_is_recorded_as_history_and_filtered() {
+        let wire = two_calls();
+        let (actions, ints) = wire.run(&options(Preserve::Run { history: None }));
+        // changed, history [0, 1], no splits, no plans
+        assert_eq!(ints, vec![1, 2, 0, 1, 0]);
+        assert_eq!(&actions[..3], &[ma::PASS, ma::DROP, ma::DROP]);
+    }
+
+    #[test]
+    fn run_ids_outside_the_history_survive() {
+        let wire = two_calls();
+        let history = [1u8, 0];
+        let (actions, ints) = wire.run(&options(Preserve::Run { history: Some(&history) }));
+        assert_eq!(ints[..2], [1, 0]);
+        // assistant keeps call 1 only; tool keeps result 1 only
+        assert_eq!(&actions[..3], &[ma::PASS, ma::REBUILD, ma::REBUILD]);
+        assert_eq!(&actions[3..], &[pa::DROP, pa::KEEP, pa::DROP, pa::KEEP]);
+    }
+
+    #[test]
+    fn nothing_to_exclude_means_unchanged() {
+        let wire = two_calls();
+        let history = [0u8, 0];
+        let (_, ints) = wire.run(&options(Preserve::Run { history: Some(&history) }));
+        assert_eq!(ints, vec![0, 0]);
+        let names = [2];
+        let mut only_unknown = options(Preserve::Run { history: Some(KNOWN_EMPTY) });
+        only_unknown.exclude = Some(&names);
+        assert_eq!(wire.run(&only_unknown).1, vec![0, 0]);
+    }
+
+    #[test]
+    fn exclude_names_remove_calls_and_results_as_pairs() {
+        let wire = two_calls();
+        let names = [1];
+        let mut opts = options(Preserve::Run { history: None });
+        opts.exclude = Some(&names);
+        let (actions, _) = wire.run(&opts);
+        assert_eq!(&actions[3..], &[pa::KEEP, pa::DROP, pa::KEEP, pa::DROP]);
+    }
+
+    #[test]
+    fn falsy_ids_are_never_removed() {
+        let mut wire = two_calls();
+        wire.id_truthy[0] = 0;
+        // Window 0 excludes every call, but the falsy id's call and result stay.
+        let (actions, ints) = wire.run(&options(Preserve::PromptSteps { window: 0.0 }));
+        assert_eq!(ints[0], 1);
+        assert_eq!(&actions[3..], &[pa::KEEP, pa::DROP, pa::KEEP, pa::DROP]);
+    }
+
+    #[test]
+    fn prompt_steps_keep_the_last_assistant_tool_messages() {
+        let mut wire = Wire::new(3);
+        wire.message(role::ASSISTANT, &[call(0, 0)])
+            .message(role::OTHER, &[result(0, 0)])
+            .message(role::ASSISTANT, &[text()])
+            .message(role::ASSISTANT, &[call(1, 0), call(2, 0)])
+            .message(role::OTHER, &[result(1, 0), result(2, 0)]);
+        let (actions, _) = wire.run(&options(Preserve::PromptSteps { window: 1.0 }));
+        assert_eq!(&actions[..5], &[ma::DROP, ma::DROP, ma::PASS, ma::PASS, ma::PASS]);
+        let (_, ints) = wire.run(&options(Preserve::PromptSteps { window: 2.0 }));
+        assert_eq!(ints, vec![0, 0]);
+        // NaN keeps everything (slice(-NaN) is slice(0)); 0 keeps nothing.
+        assert_eq!(wire.run(&options(Preserve::PromptSteps { window: f64::NAN })).1, vec![0, 0]);
+        let (actions, _) = wire.run(&options(Preserve::PromptSteps { window: 0.0 }));
+        assert_eq!(&actions[..5], &[ma::DROP, ma::DROP, ma::PASS, ma::DROP, ma::DROP]);
+    }
+
+    #[test]
+    fn run_steps_group_new_ids_per_call_and_never_keep_history() {
+        let wire = two_calls();
+        // History knows id 0; id 1 is new at this call → group [1]; window 1 keeps it.
+        let history = [1u8, 0];
+        let groups: [&[i32]; 1] = [&[]];
+        let preserve = Preserve::RunSteps { window: 1.0, history: Some(&history), seen: &[], groups: &groups };
+        let (actions, ints) = wire.run(&options(preserve));
+        // changed, no history recorded, new [1], seen [1], no splits
+        assert_eq!(ints, vec![1, 0, 1, 1, 1, 1, 0]);
+        assert_eq!(&actions[3..], &[pa::DROP, pa::KEEP, pa::DROP, pa::KEEP]);
+        // Seen before, in an older group outside the window: removed.
+        let groups: [&[i32]; 2] = [&[1], &[]];
+        let preserve = Preserve::RunSteps { window: 1.0, history: Some(&history), seen: &[1], groups: &groups };
+        let (actions, _) = wire.run(&options(preserve));
+        assert_eq!(&actions[..3], &[ma::PASS, ma::DROP, ma::DROP]);
+    }
+
+    #[test]
+    fn replacement_texts_follow_the_rule_and_sit_where_the_call_was() {
+        let mut wire = Wire::new(2);
+        let result0 = wire.with_text(result(0, 0), 7, true);
+        let result1 = wire.with_text(result(1, 1), 8, false);
+        wire.message(role::ASSISTANT, &[call(0, 0), call(1, 1)]).message(role::OTHER, &[result0, result1]);
+        let mut every = options(Preserve::Run { history: None });
+        every.replacement = Some(ReplacementRule::EveryResult);
+        let (actions, ints) = wire.run(&every);
+        assert_eq!(&actions[..2], &[ma::REBUILD, ma::DROP]);
+        assert_eq!(&actions[2..4], &[pa::TEXT, pa::TEXT]);
+        // changed, history [0, 1], splits [], plans: (source part 2, 1 segment: 7), (part 3: 8)
+        assert_eq!(ints, vec![1, 2, 0, 1, 0, 2, 1, 7, 3, 1, 8]);
+        let mut marked = every;
+        marked.replacement = Some(ReplacementRule::ModelOutputOnly);
+        let (actions, ints) = wire.run(&marked);
+        assert_eq!(&actions[2..4], &[pa::TEXT, pa::DROP]);
+        assert_eq!(ints[5..], [2, 1, 7]);
+    }
+
+    #[test]
+    fn converted_placement_splits_after_a_kept_call() {
+        // assistant [call 0 kept, call 1 removed → text], tool [result 0, result 1]
+        let mut wire = Wire::new(2);
+        let result1 = wire.with_text(result(1, 1), 5, true);
+        wire.message(role::ASSISTANT, &[call(0, 0), call(1, 1)]).message(role::OTHER, &[result(0, 0), result1]);
+        let names = [1];
+        let mut opts = options(Preserve::Run { history: None });
+        opts.exclude = Some(&names);
+        opts.replacement = Some(ReplacementRule::ModelOutputOnly);
+        opts.split_after_kept_calls = true;
+        let (actions, ints) = wire.run(&opts);
+        assert_eq!(&actions[2..], &[pa::KEEP, pa::SPLIT_TEXT, pa::KEEP, pa::DROP]);
+        // changed, history [0, 1], splits: (assistant 0, tool 1, 2 parts: segment 0, dropped), plan
+        assert_eq!(ints, vec![1, 2, 0, 1, 5, 0, 1, 2, 0, -1, 3, 1, 5]);
+        // In place (1.60+): no split.
+        opts.split_after_kept_calls = false;
+        let (actions, _) = wire.run(&opts);
+        assert_eq!(&actions[2..], &[pa::KEEP, pa::TEXT, pa::KEEP, pa::DROP]);
+    }
+
+    #[test]
+    fn provider_executed_results_without_a_call_emit_text_in_place() {
+        let mut wire = Wire::new(1);
+        let orphan = wire.with_text(result(0, 0), 3, true);
+        wire.message(role::ASSISTANT, &[text(), orphan]);
+        let mut opts = options(Preserve::Run { history: None });
+        opts.replacement = Some(ReplacementRule::ModelOutputOnly);
+        let (actions, ints) = wire.run(&opts);
+        assert_eq!(&actions, &[ma::REBUILD, pa::KEEP, pa::TEXT]);
+        assert_eq!(ints[4..], [1, 1, 3]);
+    }
+
+    #[test]
+    fn empty_string_contents_are_dropped_only_when_something_changed() {
+        let mut wire = two_calls();
+        wire.message(role::OPAQUE_EMPTY, &[]).message(role::OPAQUE, &[]);
+        let (actions, _) = wire.run(&options(Preserve::Run { history: None }));
+        assert_eq!(&actions[3..5], &[ma::DROP, ma::PASS]);
+    }
+
+    #[test]
+    fn malformed_wire_is_an_error_not_a_panic() {
+        let prompt = Prompt { messages: &[role::ASSISTANT, 5], parts: &[], id_truthy: &[], name_count: 0, model_output_tape: &[] };
+        let mut actions = [0u8; 8];
+        let mut ints = [0i32; 8];
+        let mut writer = IntWriter::new(&mut ints);
+        let opts = options(Preserve::Run { history: None });
+        assert!(decide_prompt(&prompt, &opts, &mut actions, &mut writer).is_err());
+        let wire = two_calls();
+        let prompt = Prompt { messages: &wire.messages, parts: &wire.parts, id_truthy: &wire.id_truthy, name_count: 2, model_output_tape: &[] };
+        let mut small = [0i32; 2];
+        let mut writer = IntWriter::new(&mut small);
+        assert_eq!(decide_prompt(&prompt, &opts, &mut actions, &mut writer), Err(DecideError::OutputTooSmall("ints")));
+    }
 }
