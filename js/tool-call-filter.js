@@ -18,6 +18,7 @@
 const { nativeToolCallFilterDecide, nativeToolCallFilterDecidePrompt } = require('./native.js');
 const { host } = require('./host.js');
 const { describeValue } = require('./util.js');
+const { checkOptions } = require('./options.js');
 
 // --- wire constants (mirror crates/core/src/tool_call_filter) ---------------------------------
 const MESSAGE_STRIDE = 4; // [shape, flags, partCount, invocationCount]
@@ -75,6 +76,8 @@ const PROMPT_REBUILD = 1;
 const PROMPT_KEEP = 0;
 const PROMPT_TEXT = 2;
 const PROMPT_SPLIT_TEXT = 3;
+const OUTPUT_NOT_ENCODED = -3;
+const NEEDS_OUTPUTS = 2;
 const PROMPT_HEADER_FIXED = 12; // prompt header fields before the excluded name indices
 
 /** Per-request state key of the tool-call ids in the request's first prompt (the host's key). */
@@ -157,6 +160,7 @@ class Encoder {
     this.lazyArrays = []; // arrays whose JSON is computed only if a plan needs it
     this.lazyArrayNodes = []; // their node indices
     this.path = null; // objects on the current model-output path (cycle guard)
+    this.pathSet = null; // that set, reused across values
   }
 
   internId(value) {
@@ -335,7 +339,8 @@ class Encoder {
         const mastra = providerOptions == null ? undefined : providerOptions.mastra;
         const marked = Boolean(mastra) && Object.hasOwn(mastra, 'modelOutput') && mastra.modelOutput != null;
         if (marked) out[start + 3] = FLAG_MODEL_OUTPUT_MARKER;
-        if (marked || replacement === REPLACEMENT_EVERY_RESULT) out[start + 4] = this.encodeRoot(part.output);
+        // Encoded only if the core asks (a removed result that may leave a text).
+        if (marked || replacement === REPLACEMENT_EVERY_RESULT) out[start + 4] = OUTPUT_NOT_ENCODED;
       }
       this.partCount += partCount;
     }
@@ -358,7 +363,7 @@ class Encoder {
   encodeRoot(value) {
     const root = this.nodeCount;
     const segmentsBefore = this.segments.length;
-    this.path = new Set();
+    this.path = this.pathSet ??= new Set();
     try {
       this.encodeValue(value);
       return root;
@@ -368,6 +373,7 @@ class Encoder {
       this.segments.length = segmentsBefore;
       return -1;
     } finally {
+      this.path.clear();
       this.path = null;
     }
   }
@@ -811,6 +817,19 @@ function runPromptFilter(filter, prompt, state) {
         scratch.ints = grown(scratch.ints, scratch.ints.length * 2);
         continue;
       }
+      if (scratch.ints[0] === NEEDS_OUTPUTS) {
+        // Encode the outputs the texts need, then decide again.
+        const locator = new PartLocator(prompt, scratch.promptMessages, encoder.messageCount);
+        const missing = scratch.ints.slice(2, 2 + scratch.ints[1]);
+        for (const index of missing) {
+          const root = encoder.encodeRoot(locator.at(index).output);
+          scratch.promptParts[index * PROMPT_PART_STRIDE + 4] = root;
+        }
+        header[8] = encoder.nodeCount;
+        const needed = 3 + idCount + stepInts + 5 * partCount + 3 * messageCount + encoder.nodeCount + 16;
+        if (needed > scratch.ints.length) scratch.ints = grown(scratch.ints, needed);
+        continue;
+      }
       if (encoder.nodeCount === 0 || resolvePromptLazyJson(scratch, encoder, stepWire !== null, written)) break;
     }
 
@@ -875,15 +894,34 @@ function resolvePromptLazyJson(scratch, encoder, hasStep, written) {
   return resolved;
 }
 
-/** The part with global index `index` (parts numbered across the prompt's part records). */
-function promptPartAt(prompt, records, messageCount, index) {
-  let first = 0;
-  for (let i = 0; i < messageCount; i++) {
-    const count = records[i * PROMPT_MESSAGE_STRIDE + 1];
-    if (index < first + count) return prompt[i].content[index - first];
-    first += count;
+/** Finds a part by its global index (parts numbered across the prompt's part records). */
+class PartLocator {
+  constructor(prompt, records, messageCount) {
+    this.prompt = prompt;
+    this.records = records;
+    this.messageCount = messageCount;
+    this.firsts = null; // first global part index of every message, built on first use
   }
-  return undefined;
+
+  at(index) {
+    let firsts = this.firsts;
+    if (firsts === null) {
+      const count = this.messageCount;
+      firsts = new Int32Array(count + 1);
+      for (let i = 0; i < count; i++) firsts[i + 1] = firsts[i] + this.records[i * PROMPT_MESSAGE_STRIDE + 1];
+      this.firsts = firsts;
+    }
+    // The last message whose first part is at or before `index` (and that has parts).
+    let low = 0;
+    let high = this.messageCount - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (firsts[middle] <= index) low = middle;
+      else high = middle - 1;
+    }
+    while (low < this.messageCount && firsts[low + 1] <= index) low++;
+    return this.prompt[low].content[index - firsts[low]];
+  }
 }
 
 function buildPrompt(prompt, scratch, encoder, intCursor) {
@@ -905,8 +943,9 @@ function buildPrompt(prompt, scratch, encoder, intCursor) {
     intCursor += toolPartCount;
   }
 
+  const locator = new PartLocator(prompt, records, count);
   const textPart = () => {
-    const source = promptPartAt(prompt, records, count, ints[intCursor++]);
+    const source = locator.at(ints[intCursor++]);
     const segmentCount = ints[intCursor++];
     let text = segments[ints[intCursor++]];
     for (let s = 1; s < segmentCount; s++) text += '\n' + segments[ints[intCursor++]];
@@ -984,10 +1023,18 @@ const HOST_STAGE = host.capabilities.toolCallFilterStage;
  * The instance has the methods of its stage only: `processInput`/`processInputStep` at the
  * 'messages' stage, `processLLMRequest` at the 'prompt' stage.
  */
+/** Every option this processor knows (on every host); others are warned about, not rejected. */
+const OPTION_SCHEMA = {
+  name: 'ToolCallFilter',
+  keys: ['exclude', 'filterAfterToolSteps', 'preserveModelOutput', 'stage'],
+  optional: true,
+};
+
 class ToolCallFilter {
   constructor(options = {}) {
     // The reference throws on `null` options; we treat them as "no options".
     const given = options == null ? {} : options;
+    checkOptions(given, OPTION_SCHEMA);
     const requested = given.stage;
     if (requested !== undefined && !STAGES.includes(requested)) {
       throw new TypeError(

@@ -10,7 +10,7 @@
 
 use super::model_output;
 use super::step_window::{advance_step_window, window_start, StepInput};
-use super::{DecideError, IntWriter, NONE};
+use super::{DecideError, IntWriter};
 
 /// Ints per prompt message record: `[role, part_count]`.
 pub const PROMPT_MESSAGE_STRIDE: usize = 2;
@@ -37,6 +37,13 @@ pub mod prompt_part_kind {
     pub const TOOL_CALL: i32 = 1;
     pub const TOOL_RESULT: i32 = 2;
 }
+
+/// An `output_root` not encoded yet: when such a result needs its text, [`decide_prompt`] asks
+/// for it (see there) instead of deciding.
+pub const OUTPUT_NOT_ENCODED: i32 = -3;
+
+/// `changed` value of an answer that asks for outputs instead of deciding.
+pub const NEEDS_OUTPUTS: i32 = 2;
 
 /// Part flags.
 pub mod prompt_part_flag {
@@ -274,7 +281,9 @@ fn preserved_ids(prompt: &Prompt, layout: &Layout, preserve: &Preserve) -> Resul
 /// `<source's toolName> result:\n<segments joined by \n>`.
 ///
 /// When `changed` is 0 the host returns `undefined` (the prompt goes on unchanged) and no
-/// actions or plans are written.
+/// actions or plans are written. When some removed result that may leave a text has its output
+/// [`OUTPUT_NOT_ENCODED`], `ints` is `[NEEDS_OUTPUTS, count, part indices...]` instead: encode
+/// those outputs and decide again (the state lists are not written then).
 // Part indices address both the wire records and the action bytes.
 #[allow(clippy::needless_range_loop)]
 pub fn decide_prompt(
@@ -294,12 +303,14 @@ pub fn decide_prompt(
     let preserved = preserved_ids(prompt, &layout, &options.preserve)?;
     let changed_at = ints.len();
     ints.push(0)?;
-    let history = preserved.recorded_history.unwrap_or_default();
-    push_list(ints, &history)?;
-    if let Some((new_ids, seen_after)) = &preserved.step {
-        push_list(ints, new_ids)?;
-        push_list(ints, seen_after)?;
-    }
+    let write_state = |ints: &mut IntWriter| -> Result<(), DecideError> {
+        push_list(ints, preserved.recorded_history.as_deref().unwrap_or_default())?;
+        if let Some((new_ids, seen_after)) = &preserved.step {
+            push_list(ints, new_ids)?;
+            push_list(ints, seen_after)?;
+        }
+        Ok(())
+    };
 
     // Excluded ids: tool parts of non-system/user messages, not preserved, with a matching name.
     let mut excluded_names = vec![false; prompt.name_count];
@@ -330,8 +341,34 @@ pub fn decide_prompt(
         }
     }
     if !any_excluded {
-        return Ok(());
+        return write_state(ints);
     }
+
+    // Outputs still to encode for the texts of removed results.
+    if let Some(rule) = options.replacement {
+        let mut missing = Vec::new();
+        for &(role, first, count) in &layout.messages {
+            if !has_parts(role) {
+                continue;
+            }
+            for index in first..first + count {
+                let part = read_part(prompt.parts, index)?;
+                if part.kind == prompt_part_kind::TOOL_RESULT
+                    && part.output_root == OUTPUT_NOT_ENCODED
+                    && flag_set_bool(&excluded, part.id)
+                    && (rule == ReplacementRule::EveryResult
+                        || part.flags & prompt_part_flag::HAS_MODEL_OUTPUT_MARKER != 0)
+                {
+                    missing.push(i32::try_from(index).map_err(|_| DecideError::Malformed("part index"))?);
+                }
+            }
+        }
+        if !missing.is_empty() {
+            ints.set(changed_at, NEEDS_OUTPUTS)?;
+            return push_list(ints, &missing);
+        }
+    }
+    write_state(ints)?;
 
     // Replacement texts: per excluded id, the last removed result that renders to text.
     let mut sources: Vec<Option<(usize, Vec<i32>)>> = vec![None; id_count];
@@ -350,7 +387,7 @@ pub fn decide_prompt(
                 {
                     continue;
                 }
-                if part.output_root == NONE {
+                if part.output_root < 0 {
                     continue;
                 }
                 let root = usize::try_from(part.output_root).map_err(|_| DecideError::Malformed("output root"))?;
@@ -525,6 +562,7 @@ fn push_list(ints: &mut IntWriter, values: &[i32]) -> Result<(), DecideError> {
 #[cfg(test)]
 mod tests {
     use super::super::model_output::{node_kind, NODE_STRIDE};
+    use super::super::NONE;
     use super::*;
 
     use prompt_message_action as ma;
@@ -715,6 +753,28 @@ mod tests {
         let (actions, ints) = wire.run(&marked);
         assert_eq!(&actions[2..4], &[pa::TEXT, pa::DROP]);
         assert_eq!(ints[5..], [2, 1, 7]);
+    }
+
+    #[test]
+    fn outputs_are_asked_for_only_when_a_removed_result_needs_its_text() {
+        let not_encoded = |part: Part, marked: bool| Part {
+            root: OUTPUT_NOT_ENCODED,
+            flags: if marked { prompt_part_flag::HAS_MODEL_OUTPUT_MARKER } else { 0 },
+            ..part
+        };
+        let mut wire = Wire::new(2);
+        wire.message(role::ASSISTANT, &[call(0, 0), call(1, 1)])
+            .message(role::OTHER, &[not_encoded(result(0, 0), true), not_encoded(result(1, 1), false)]);
+        let mut opts = options(Preserve::Run { history: None });
+        opts.replacement = Some(ReplacementRule::ModelOutputOnly);
+        // Both removed; only the marked result (part 2) may leave a text.
+        assert_eq!(wire.run(&opts).1, vec![NEEDS_OUTPUTS, 1, 2]);
+        opts.replacement = Some(ReplacementRule::EveryResult);
+        assert_eq!(wire.run(&opts).1, vec![NEEDS_OUTPUTS, 2, 2, 3]);
+        // Nothing removed: nothing asked.
+        let history = [0u8, 0];
+        opts.preserve = Preserve::Run { history: Some(&history) };
+        assert_eq!(wire.run(&opts).1, vec![0, 0]);
     }
 
     #[test]
