@@ -21,6 +21,7 @@ const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
 const { host } = require('./host.js');
+const { checkOptions } = require('./options.js');
 
 const INSTRUCTION =
   'To discover available skills, call search_skills with a keyword query. ' +
@@ -135,6 +136,79 @@ function threadIdOf(requestContext, rule) {
 /** The capability answers this processor follows: the installed host's (js/host.js). */
 function capabilitiesOf() {
   return host.capabilities;
+}
+
+/** Every option this processor knows (on every host); others are warned about, not rejected. */
+const OPTION_SCHEMA = {
+  name: 'SkillSearchProcessor',
+  keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage'],
+  nested: { search: ['topK', 'minScore', 'mode'] },
+  required: { workspace: 'a Mastra Workspace with skills' },
+};
+
+/**
+ * `options.workspace` must be an object. A workspace without skills is accepted, as by the
+ * host (every step then passes the tools through), but that is nearly always a setup mistake,
+ * so it gets one warning.
+ */
+function checkWorkspace(workspace) {
+  if (typeof workspace !== 'object' || Array.isArray(workspace)) {
+    throw new TypeError(
+      `SkillSearchProcessor: options.workspace must be a Mastra Workspace with skills; received ${describeValue(workspace)}.`,
+    );
+  }
+  if (!workspace.skills) {
+    console.warn(
+      'SkillSearchProcessor: options.workspace has no skills, so search_skills and load_skill are not offered; ' +
+        "create the Workspace with skills, e.g. new Workspace({ filesystem, skills: ['skills'] }).",
+    );
+  }
+}
+
+/**
+ * `search.topK`, `search.minScore` and `ttl` must be numbers when given (the host forwards them
+ * unchecked, so a string or object fails somewhere inside a search or never expires state).
+ * Values the host gives a meaning stay valid: `topK` 0, any `minScore`, `ttl` <= 0 (no expiry).
+ */
+function checkNumbers(options) {
+  const checks = [
+    ['options.search.topK', options.search?.topK, (v) => Number.isInteger(v) && v >= 0, 'a non-negative integer'],
+    ['options.search.minScore', options.search?.minScore, Number.isFinite, 'a finite number'],
+    ['options.ttl', options.ttl, (v) => typeof v === 'number' && !Number.isNaN(v), 'a number of milliseconds (0 or less: never expire)'],
+  ];
+  for (const [path, value, valid, expected] of checks) {
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !valid(value)) {
+      throw new TypeError(`SkillSearchProcessor: ${path} must be ${expected}; received ${describeValue(value)}.`);
+    }
+  }
+  const search = options.search;
+  if (search !== undefined && search !== null && (typeof search !== 'object' || Array.isArray(search))) {
+    throw new TypeError(`SkillSearchProcessor: options.search must be an object; received ${describeValue(search)}.`);
+  }
+}
+
+/**
+ * `options.storage` (ours on every host; the reference keeps loaded skills in memory only):
+ * 'in-memory' (default) or a state store such as redisStore(client). Returns the store or
+ * undefined for in-memory.
+ */
+function storageOf(options) {
+  const storage = options?.storage ?? 'in-memory';
+  if (storage === 'in-memory') return undefined;
+  const expected = "'in-memory' or a state store such as redisStore(client)";
+  if (storage === null || (typeof storage !== 'object' && typeof storage !== 'function')) {
+    throw new TypeError(`SkillSearchProcessor: options.storage must be ${expected}; received ${describeValue(storage)}.`);
+  }
+  try {
+    assertStateStore(storage, 'options.storage');
+  } catch (error) {
+    // The store layer's message names 'context' too, which skills do not have.
+    throw new TypeError(
+      `SkillSearchProcessor: options.storage must be ${expected}; ${error.message.replace(/^.*; received /, 'received ')}`,
+    );
+  }
+  return storage;
 }
 
 /** `options.search.mode`, validated here: the reference has no such option to mirror. */
@@ -326,6 +400,9 @@ class SkillSearchProcessor {
   #memoryThread = 'lenient';
 
   constructor(options) {
+    checkOptions(options, OPTION_SCHEMA);
+    checkWorkspace(options.workspace);
+    checkNumbers(options);
     this.#enhanced = searchModeOf(options) === 'enhanced';
     const blocking = blockingRefreshOf(options);
     const capabilities = capabilitiesOf(options);

@@ -4,6 +4,7 @@
 // suggestions) and the loaded-name stores live in Rust and are addressed by handle.
 
 const { hostModulesOf, perZod } = require('./host-modules.js');
+const { checkOptions } = require('./options.js');
 const native = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
@@ -99,10 +100,18 @@ function toolDescriptionOf(tool) {
   return d ? String(d) : '';
 }
 
+/** Every option this processor knows (on every host); others are warned about, not rejected. */
+const OPTION_SCHEMA = {
+  name: 'ToolSearchProcessor',
+  keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog'],
+  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode'] },
+};
+
 function normalizeOptions(options) {
   if (options === null || typeof options !== 'object') {
     throw optionError('options', 'an object like { tools: { [key]: tool } }', options);
   }
+  checkOptions(options, OPTION_SCHEMA);
   const { tools } = options;
   if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
     throw optionError('options.tools', 'an object mapping tool keys to Mastra tools', tools);
