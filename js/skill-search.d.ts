@@ -1,5 +1,6 @@
 import type { Mastra } from '@mastra/core/mastra';
 import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
+import type { Tool, ToolExecutionContext } from '@mastra/core/tools';
 import type { Workspace } from '@mastra/core/workspace';
 
 /** Options of {@link SkillSearchProcessor}; the same as `@mastra/core`'s. */
@@ -76,6 +77,21 @@ export interface SkillIndexStats {
   lastCheckMs: number;
 }
 
+/** What `search_skills` returns. */
+export type SearchSkillsOutput = { results: Array<{ name: string; description: string; score: number }>; message: string };
+
+/** What `load_skill` returns. */
+export type LoadSkillOutput = { success: boolean; message: string; skillName?: string };
+
+/** The `search_skills` meta-tool (a Mastra `Tool`). */
+export type SearchSkillsTool = Tool<{ query: string }, SearchSkillsOutput, unknown, unknown, ToolExecutionContext<unknown, unknown, unknown>, 'search_skills', unknown>;
+
+/** The `load_skill` meta-tool (a Mastra `Tool`). */
+export type LoadSkillTool = Tool<{ skillName: string }, LoadSkillOutput, unknown, unknown, ToolExecutionContext<unknown, unknown, unknown>, 'load_skill', unknown>;
+
+/** The tools a step offers: the request's tools plus the two meta-tools. */
+export type SkillSearchStepTools = Record<string, unknown> & { search_skills: SearchSkillsTool; load_skill: LoadSkillTool };
+
 /**
  * On-demand skill discovery: `search_skills` and `load_skill` meta-tools, loaded skills
  * injected as system messages per thread. Drop-in replacement for `SkillSearchProcessor`
@@ -110,5 +126,9 @@ export declare class SkillSearchProcessor implements Processor<'skill-search'> {
   /** Removes threads idle longer than `ttl`; returns how many. */
   cleanupNow(): number;
   getIndexStats(): SkillIndexStats;
-  processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> | undefined }>;
+  /**
+   * The request's tools plus `search_skills` and `load_skill`; with a workspace that has no
+   * skills the request's tools are passed through unchanged (so `undefined` stays `undefined`).
+   */
+  processInputStep(args: ProcessInputStepArgs): Promise<{ tools: SkillSearchStepTools | undefined }>;
 }

@@ -1,6 +1,6 @@
 import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
-import type { Tool } from '@mastra/core/tools';
+import type { Tool, ToolExecutionContext } from '@mastra/core/tools';
 
 /** The phase a {@link ToolSearchProcessorOptions.filter} call is made for. */
 export type ToolSearchFilterPhase = 'search' | 'load' | 'active';
@@ -53,6 +53,42 @@ export interface ToolSearchProcessorOptions {
   filter?: (args: ToolSearchFilterArgs) => boolean | Promise<boolean>;
 }
 
+/** One `search_tools` result. */
+export type ToolSearchResult = { name: string; description: string; score: number };
+
+/** What `search_tools` returns (`activation` only on autoLoad searches with `storage: 'context'`). */
+export type SearchToolsOutput = {
+  results: ToolSearchResult[];
+  message: string;
+  activation?: { type: 'tool-search-auto-load'; version: 1; loaded: string[] };
+};
+
+/** What `load_tool` takes: one name or several. */
+export type LoadToolInput = { toolName?: string; toolNames?: string[] };
+
+/** What `load_tool` returns. */
+export type LoadToolOutput = {
+  success: boolean;
+  message: string;
+  loadedCount?: number;
+  toolName?: string;
+  loaded?: string[];
+  notFound?: string[];
+  alreadyLoaded?: string[];
+};
+
+/** The `search_tools` meta-tool (a Mastra `Tool`, as upstream types it). */
+export type SearchToolsTool = Tool<{ query: string }, SearchToolsOutput, unknown, unknown, ToolExecutionContext<unknown, unknown, unknown>, 'search_tools', unknown>;
+
+/** The `load_tool` meta-tool (not offered with `search.autoLoad`). */
+export type LoadToolTool = Tool<LoadToolInput, LoadToolOutput, unknown, unknown, ToolExecutionContext<unknown, unknown, unknown>, 'load_tool', unknown>;
+
+/** The tools a step offers: the request's tools, the meta-tools and the thread's loaded tools. */
+export type ToolSearchStepTools = Record<string, Tool<any, any, any, any, any, any, any>> & {
+  search_tools: SearchToolsTool;
+  load_tool?: LoadToolTool;
+};
+
 /**
  * Dynamic tool discovery: the model gets `search_tools` and `load_tool` instead of every
  * tool. Drop-in replacement for `ToolSearchProcessor` from `@mastra/core/processors`.
@@ -62,7 +98,7 @@ export declare class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly name: 'Tool Search Processor';
   readonly description: 'Enables dynamic tool discovery and loading via search';
   constructor(options: ToolSearchProcessorOptions);
-  processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }>;
+  processInputStep(args: ProcessInputStepArgs): Promise<{ tools: ToolSearchStepTools }>;
   getLoadedToolsForRequestContext(args?: {
     requestContext?: RequestContext;
     stepArgs?: ProcessInputStepArgs;

@@ -47,3 +47,20 @@ new ToolSearchProcessor({});
 export const withCatalog = new ToolSearchProcessor({ tools: {}, injectCatalog: true, search: { autoLoad: true } });
 // @ts-expect-error injectCatalog is a boolean
 new ToolSearchProcessor({ tools: {}, injectCatalog: 'yes' });
+
+// processInputStep's tools are typed (issue 10): the meta-tools' inputs and outputs, as upstream.
+declare const stepArgs: Parameters<ToolSearchProcessor['processInputStep']>[0];
+export async function useMetaTools() {
+  const { tools } = await toolSearch.processInputStep(stepArgs);
+  const found = await tools.search_tools.execute?.({ query: 'weather' }, {} as any);
+  if (found && 'results' in found) found.results[0]?.score.toFixed(2);
+  // @ts-expect-error search_tools takes { query: string }
+  await tools.search_tools.execute?.({ q: 'weather' }, {} as any);
+  const loaded = await tools.load_tool?.execute?.({ toolNames: ['weather'] }, {} as any);
+  if (loaded && 'success' in loaded) loaded.loaded?.join(', ');
+  const skillStep = await skillSearch.processInputStep(stepArgs);
+  const skill = await skillStep.tools?.load_skill.execute?.({ skillName: 'deploy' }, {} as any);
+  if (skill && 'success' in skill) skill.message.toUpperCase();
+  // @ts-expect-error load_skill takes { skillName: string }
+  await skillStep.tools?.load_skill.execute?.({ name: 'deploy' }, {} as any);
+}
