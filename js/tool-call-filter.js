@@ -1016,13 +1016,6 @@ const RULES = Symbol('toolCallFilterRules');
 /** The host's stage for ToolCallFilter: 'messages' (1.58/1.59) or 'prompt' (1.60+). */
 const HOST_STAGE = host.capabilities.toolCallFilterStage;
 
-/**
- * Filters tool calls and results out of what the model sees (all of them by default, or only
- * the tools named in `exclude`), optionally per agent-loop step (`filterAfterToolSteps`).
- *
- * The instance has the methods of its stage only: `processInput`/`processInputStep` at the
- * 'messages' stage, `processLLMRequest` at the 'prompt' stage.
- */
 /** Every option this processor knows (on every host); others are warned about, not rejected. */
 const OPTION_SCHEMA = {
   name: 'ToolCallFilter',
@@ -1030,6 +1023,13 @@ const OPTION_SCHEMA = {
   optional: true,
 };
 
+/**
+ * Filters tool calls and results out of what the model sees (all of them by default, or only
+ * the tools named in `exclude`), optionally per agent-loop step (`filterAfterToolSteps`).
+ *
+ * The instance has the methods of its stage only: `processInput`/`processInputStep` at the
+ * 'messages' stage, `processLLMRequest` at the 'prompt' stage.
+ */
 class ToolCallFilter {
   constructor(options = {}) {
     // The reference throws on `null` options; we treat them as "no options".
