@@ -4,6 +4,7 @@ import { printTable } from './util.mjs';
 import * as toolSearch from './tool-search.mjs';
 import * as toolCallFilter from './tool-call-filter.mjs';
 import * as skillSearch from './skill-search.mjs';
+import * as importTime from './import-time.mjs';
 
 const quick = process.argv.includes('--quick');
 console.log(`node ${process.version}, ${new Date().toISOString()}${quick ? ' (quick)' : ''}`);
@@ -16,3 +17,5 @@ console.log('\nWhere ToolCallFilter time goes (mean per call): reading JS object
 for (const r of filterRows) console.log(`- ${r.name}: ${r.read_js_ms} / ${r.core_ms} / ${r.build_output_ms} ms`);
 
 printTable('SkillSearchProcessor', await skillSearch.run());
+
+printTable('Import time (fresh process each, median of 7)', await importTime.run());
