@@ -3,9 +3,14 @@
 const { ToolSearchProcessor } = require('./js/tool-search.js');
 const { ToolCallFilter } = require('./js/tool-call-filter.js');
 const { SkillSearchProcessor } = require('./js/skill-search.js');
+// Shared loaded-state stores for `storage:` (js/stores/): plain JS, no native code.
+const { redisStore } = require('./js/stores/redis.js');
+const { memoryStore } = require('./js/stores/memory.js');
 
 module.exports = {
   ToolSearchProcessor,
   ToolCallFilter,
   SkillSearchProcessor,
+  redisStore,
+  memoryStore,
 };

@@ -15,5 +15,8 @@ const hostModules = { createTool, z };
 export const ToolSearchProcessor = bindHostModules(cjs.ToolSearchProcessor, hostModules);
 export const SkillSearchProcessor = bindHostModules(cjs.SkillSearchProcessor, hostModules);
 export const ToolCallFilter = cjs.ToolCallFilter;
+// The stores hold no host modules: the CommonJS functions themselves.
+export const redisStore = cjs.redisStore;
+export const memoryStore = cjs.memoryStore;
 
-export default { ToolSearchProcessor, SkillSearchProcessor, ToolCallFilter };
+export default { ToolSearchProcessor, SkillSearchProcessor, ToolCallFilter, redisStore, memoryStore };

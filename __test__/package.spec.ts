@@ -10,10 +10,10 @@ function node(args: string[]) {
   return { status: r.status, out: r.stdout.trim(), err: r.stderr };
 }
 
-const exported = ['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor'];
+const exported = ['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisStore'];
 
 describe('package entry points', () => {
-  it('require() by package name gives the three processors', () => {
+  it('require() by package name gives the three processors and the two state stores', () => {
     const r = node(['-e', "const m = require('mastra-native-processors'); console.log(JSON.stringify(Object.keys(m).sort()))"]);
     expect(r.err).toBe('');
     expect(JSON.parse(r.out)).toEqual(exported);
@@ -28,7 +28,8 @@ describe('package entry points', () => {
       'console.log(JSON.stringify([Object.keys(m).filter(k => k !== "default").sort(),' +
       ' m.ToolSearchProcessor.prototype instanceof c.ToolSearchProcessor,' +
       ' m.SkillSearchProcessor.prototype instanceof c.SkillSearchProcessor,' +
-      ' m.ToolCallFilter === c.ToolCallFilter, m.ToolSearchProcessor.name, m.SkillSearchProcessor.name]))';
+      ' m.ToolCallFilter === c.ToolCallFilter && m.redisStore === c.redisStore && m.memoryStore === c.memoryStore,' +
+      ' m.ToolSearchProcessor.name, m.SkillSearchProcessor.name]))';
     const r = node(['--input-type=module', '-e', code]);
     expect(r.err).toBe('');
     expect(JSON.parse(r.out)).toEqual([exported, true, true, true, 'ToolSearchProcessor', 'SkillSearchProcessor']);

@@ -19,7 +19,7 @@ describe('difference 1: the constructor validates its options', () => {
     ['NaN minScore', { tools: {}, search: { minScore: NaN } }, /options\.search\.minScore must be a finite number/],
     ['negative ttl', { tools: {}, ttl: -1 }, /options\.ttl must be a non-negative finite number/],
     ['infinite ttl', { tools: {}, ttl: Infinity }, /options\.ttl must be a non-negative finite number/],
-    ['unknown storage', { tools: {}, storage: 'redis' }, /options\.storage must be 'in-memory' or 'context'/],
+    ['unknown storage', { tools: {}, storage: 'redis' }, /options\.storage must be 'in-memory', 'context' or a state store such as redisStore\(client\); received the string "redis"/],
     ['non-function filter', { tools: {}, filter: true }, /options\.filter must be a function/],
     ['non-boolean autoLoad', { tools: {}, search: { autoLoad: 'yes' } }, /options\.search\.autoLoad must be a boolean/],
     ['unknown search mode', { tools: {}, search: { mode: 'fast' } }, /options\.search\.mode must be 'compatible' or 'enhanced'/],

@@ -2,6 +2,7 @@ import type { Mastra } from '@mastra/core/mastra';
 import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
 import type { Tool, ToolExecutionContext } from '@mastra/core/tools';
 import type { Workspace } from '@mastra/core/workspace';
+import type { LoadedStateStore, StateStoreStats } from './stores/index';
 
 /** Options of {@link SkillSearchProcessor}; the same as `@mastra/core`'s. */
 export interface SkillSearchProcessorOptions {
@@ -36,6 +37,17 @@ export interface SkillSearchProcessorOptions {
   };
   /** Inactivity time-to-live of per-thread state in ms; 0 disables cleanup. @default 3600000 */
   ttl?: number;
+  /**
+   * Where each thread's loaded skills live (ours; `@mastra/core` keeps them in memory only).
+   * `'in-memory'`: this process, as the host. A store such as `redisStore(client)` shares them
+   * across processes: names only, re-checked every step with the request's own
+   * `skills.get(name)` (a name it cannot get is ignored) and shown with the instructions
+   * get() returns now. Every call is bounded (the store's `timeoutMs`, default 500 ms); a
+   * failed read is "nothing loaded" for that step with one warning per outage, a failed
+   * write makes `load_skill` answer `success: false`. `ttl` is the store's idle TTL unless
+   * the store sets its own. @default 'in-memory'
+   */
+  storage?: 'in-memory' | LoadedStateStore;
   /**
    * When true, the processor awaits the skills staleness check and refresh
    * (`workspace.skills.maybeRefresh()`) before the first step, so search results reflect disk
@@ -119,9 +131,19 @@ export declare class SkillSearchProcessor implements Processor<'skill-search'> {
   __registerMastra(mastra: Mastra<any, any, any, any, any, any, any, any, any, any>): void;
   /** Stops the cleanup timer and releases all state and the index; calling it twice is harmless. */
   dispose(): void;
-  /** Clears one thread's loaded skills (`'default'` when omitted). */
-  clearState(threadId?: string): void;
-  clearAllState(): void;
+  /**
+   * Clears one thread's loaded skills (`'default'` when omitted). With a `storage` store: a
+   * promise of the outcome, which never rejects.
+   */
+  clearState(threadId?: string): void | Promise<{ ok: boolean; error?: unknown }>;
+  /** Clears every thread (with a store: its whole namespace, as a promise of the outcome). */
+  clearAllState(): void | Promise<{ ok: boolean; error?: unknown }>;
+  /**
+   * Ours: thread count and oldest access of the state wherever it lives (a store's `stats()`,
+   * null when it does not answer; else the same as getStateStats()). getStateStats() and
+   * cleanupNow() report zeros with a store: its TTL is the store's.
+   */
+  getStoreStats(): Promise<StateStoreStats | null>;
   getStateStats(): { threadCount: number; oldestAccessTime: number | null };
   /** Removes threads idle longer than `ttl`; returns how many. */
   cleanupNow(): number;

@@ -19,7 +19,8 @@
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { resolveThreadId, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
+const { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
+const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
 const { host } = require('./host.js');
 const { checkOptions } = require('./options.js');
 
@@ -391,6 +392,8 @@ class SkillSearchProcessor {
   #stats = { builds: 0, checks: 0, lastBuildMs: 0, lastCheckMs: 0 };
   /** `search.mode === 'enhanced'`; kept out of `searchConfig`, whose shape is the reference's. */
   #enhanced = false;
+  /** `storage: <store>`: the guarded shared store of loaded names, else undefined (in-memory). */
+  #shared = undefined;
   /** The host's refresh contract: 'blocking-throws' (1.58/1.59) or 'background-logged' (1.60+). */
   #refreshRule = 'blocking-throws';
   /** On 1.58/1.59 hosts, whose processor has no such fields: blockingRefresh and the logger. */
@@ -404,6 +407,7 @@ class SkillSearchProcessor {
     checkWorkspace(options.workspace);
     checkNumbers(options);
     this.#enhanced = searchModeOf(options) === 'enhanced';
+    const storage = storageOf(options);
     const blocking = blockingRefreshOf(options);
     const capabilities = capabilitiesOf(options);
     this.#refreshRule = capabilities.skillRefresh;
@@ -419,6 +423,16 @@ class SkillSearchProcessor {
       minScore: options.search?.minScore ?? 0,
     };
     this.ttl = options.ttl ?? 3600000;
+    if (storage) {
+      // The host cleans up only when `ttl > 0`: anything else never expires (store TTL 0).
+      const ttl = toNumber(this.ttl);
+      const ttlMs = Number.isFinite(ttl) && ttl > 0 ? ttl : 0;
+      const bound = bindStateStore(storage, { kind: 'skill-search', ttlMs }, 'options.storage');
+      this.#shared = guardStateStore(bound, {
+        getLogger: () => this.logger ?? this.#logger,
+        label: 'SkillSearchProcessor',
+      });
+    }
     if (hostFields) {
       // 1.60+ hosts: the same own fields, in the same order, as the host's processor.
       this.blockingRefresh = blocking ?? false;
@@ -461,7 +475,8 @@ class SkillSearchProcessor {
       clearInterval(this.cleanupIntervalId);
       this.cleanupIntervalId = undefined;
     }
-    this.clearAllState();
+    // A shared store is left alone: other processes use it.
+    if (!this.#shared) this.clearAllState();
     this.#scopes.clear();
   }
 
@@ -476,12 +491,26 @@ class SkillSearchProcessor {
     return state;
   }
 
+  /** With a store: a promise of `{ ok, error? }` that never rejects (bounded). */
   clearState(threadId = 'default') {
+    if (this.#shared) return settledOf(this.#shared.clear(threadKey(threadId || 'default')));
     this.threadLoadedSkills.delete(threadId);
   }
 
+  /** With a store: every thread of the store's namespace, as a promise of `{ ok, error? }`. */
   clearAllState() {
+    if (this.#shared) return settledOf(this.#shared.clearAll());
     this.threadLoadedSkills.clear();
+  }
+
+  /**
+   * Thread count and oldest access time (ours): the store's `stats()` with a store (null when
+   * it does not answer), else `getStateStats()`.
+   */
+  async getStoreStats() {
+    if (!this.#shared) return this.getStateStats();
+    const result = await this.#shared.stats();
+    return result.ok ? result.value : null;
   }
 
   #cleanupStaleState() {
@@ -755,11 +784,29 @@ class SkillSearchProcessor {
     return loaded;
   }
 
+  /**
+   * `storage: <store>`: the thread's loaded names read back from the store (nothing on a
+   * failure, warned once per outage), each re-checked with this scope's own get(): a name
+   * the scope cannot get is ignored (a store is not a trust boundary, and a tenant sees only
+   * skills it may read), and the text shown is what get() returns now.
+   */
+  async #loadedFromStore(key, skills) {
+    const { names } = await this.#shared.load(key);
+    const found = await Promise.all(names.map(name => getSkill(skills, name)));
+    const loaded = [];
+    for (let i = 0; i < names.length; i++) {
+      if (found[i]) loaded.push([names[i], found[i].instructions]);
+    }
+    return loaded;
+  }
+
   async processInputStep(args) {
     const { tools, messageList } = args;
     // Difference 6 on 1.58/1.59 (the host's own rule on 1.60+): the memory thread before 'default'.
     const threadId = threadIdOf(args.requestContext, this.#memoryThread) || 'default';
-    const threadState = this.#getThreadState(threadId);
+    const shared = this.#shared;
+    const storeKey = shared ? threadKey(threadId) : undefined;
+    const threadState = shared ? undefined : this.#getThreadState(threadId);
     const configuredSkills = this.workspace.skills;
 
     if (!configuredSkills) {
@@ -784,7 +831,11 @@ class SkillSearchProcessor {
     }
 
     // This thread's loaded skills that belong to this scope (usually all of them, no call).
-    const loaded = await this.#loadedIn(threadState, skills, scopeId);
+    const loaded = shared
+      ? await this.#loadedFromStore(storeKey, skills)
+      : await this.#loadedIn(threadState, skills, scopeId);
+    // With a store: the names loaded as of this step (extended by this step's loads).
+    const sharedLoaded = shared ? new Set(loaded.map(([name]) => name)) : undefined;
 
     messageList.addSystem(INSTRUCTION);
 
@@ -805,7 +856,9 @@ class SkillSearchProcessor {
       outputSchema: schemas.loadOutput,
       execute: async ({ skillName }) => {
         const alreadyLoaded = { success: true, message: `Skill "${skillName}" is already loaded.`, skillName };
-        if (variantIn(threadState.skills.get(skillName), scopeId)) return alreadyLoaded;
+        if (shared ? sharedLoaded.has(skillName) : variantIn(threadState.skills.get(skillName), scopeId)) {
+          return alreadyLoaded;
+        }
         const skill = await skills.get(skillName);
         if (!skill) {
           const allSkills = await skills.list();
@@ -819,6 +872,21 @@ class SkillSearchProcessor {
             message += ' Use search_skills to find available skills.';
           }
           return { success: false, message };
+        }
+        if (shared) {
+          const written = await shared.add(storeKey, [skillName]);
+          if (!written.ok) {
+            return {
+              success: false,
+              message: `Skill "${skillName}" could not be loaded right now (loaded-skill state is unavailable). Try again.`,
+            };
+          }
+          sharedLoaded.add(skillName);
+          return {
+            success: true,
+            message: `Skill "${skillName}" loaded. Its instructions are now available as context.`,
+            skillName,
+          };
         }
         // Loaded in another scope: the same text is loaded here too; other text is this
         // scope's own variant (another tenant's is never shown or reported here).
@@ -854,6 +922,12 @@ class SkillSearchProcessor {
 
     return { tools: { ...(tools ?? {}), ...metaTools } };
   }
+}
+
+/** A guarded store call's outcome as `{ ok, error? }`. */
+async function settledOf(pending) {
+  const result = await pending;
+  return result.ok ? { ok: true } : { ok: false, error: result.error };
 }
 
 module.exports = { SkillSearchProcessor };

@@ -1,6 +1,8 @@
 import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool, ToolExecutionContext } from '@mastra/core/tools';
+import type { Mastra } from '@mastra/core/mastra';
+import type { LoadedStateStore, StateStoreStats } from './stores/index';
 
 /** The phase a {@link ToolSearchProcessorOptions.filter} call is made for. */
 export type ToolSearchFilterPhase = 'search' | 'load' | 'active';
@@ -45,9 +47,17 @@ export interface ToolSearchProcessorOptions {
      */
     mode?: 'compatible' | 'enhanced';
   };
-  /** Where loaded-tool state lives. @default 'in-memory' */
-  storage?: 'in-memory' | 'context';
-  /** Inactivity TTL of in-memory thread state in ms; 0 disables cleanup. @default 3600000 */
+  /**
+   * Where loaded-tool state lives: `'in-memory'` (this process), `'context'` (read back from
+   * the conversation's messages), or a store such as `redisStore(client)` (ours, every host),
+   * shared across processes. Names read from a store are re-checked every step against the
+   * tools and the filter's `'load'` phase. Every store call is bounded (the store's
+   * `timeoutMs`, default 500 ms); a failed read is "nothing loaded" for that step with one
+   * warning per outage, a failed write makes `load_tool` / auto-loading `search_tools` say
+   * the load did not take. @default 'in-memory'
+   */
+  storage?: 'in-memory' | 'context' | LoadedStateStore;
+  /** Inactivity TTL of thread state in ms (a store's idle TTL unless it sets its own); 0 disables cleanup. @default 3600000 */
   ttl?: number;
   /** Request-aware gate for search results, loads and active tools. Only `true` allows. */
   filter?: (args: ToolSearchFilterArgs) => boolean | Promise<boolean>;
@@ -104,10 +114,17 @@ export declare class ToolSearchProcessor implements Processor<'tool-search'> {
     stepArgs?: ProcessInputStepArgs;
     tools?: Record<string, unknown>;
   }): Promise<Record<string, Tool<any, any>>>;
-  clearState(threadId?: string): void;
-  clearAllState(): void;
+  /** Forgets a thread's loaded tools. With a `storage` store: a promise of the outcome, which never rejects. */
+  clearState(threadId?: string): void | Promise<{ ok: boolean; error?: unknown }>;
+  /** Forgets every thread's loaded tools (with a store: its whole namespace, as a promise of the outcome). */
+  clearAllState(): void | Promise<{ ok: boolean; error?: unknown }>;
+  /** In-memory state only: zeros for `'context'` or a store (whose TTL is its own). */
   getStateStats(): { threadCount: number; oldestAccessTime: number | null };
+  /** Ours: the state's thread count and oldest access wherever it lives (a store's `stats()`, null when it does not answer). */
+  getStoreStats(): Promise<StateStoreStats | null>;
   cleanupNow(): number;
+  /** Called by Mastra when the processor is registered: its logger receives store warnings. */
+  __registerMastra(mastra: Mastra<any, any, any, any, any, any, any, any, any, any>): void;
   /** Stops background cleanup and releases all state; calling it twice is harmless. */
   dispose(): void;
 }

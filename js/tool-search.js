@@ -10,6 +10,7 @@ const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
 const { host } = require('./host.js');
 const { extractParamFields } = require('./schema-fields.js');
+const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
 
 const META_TOOL_NAMES = new Set(['search_tools', 'load_tool']);
 const DEFAULT_TTL_MS = 3_600_000;
@@ -136,7 +137,14 @@ function normalizeOptions(options) {
   }
   const storage = options.storage ?? 'in-memory';
   if (storage !== 'in-memory' && storage !== 'context') {
-    throw optionError('options.storage', "'in-memory' or 'context'", storage);
+    if (storage === null || (typeof storage !== 'object' && typeof storage !== 'function')) {
+      throw optionError('options.storage', "'in-memory', 'context' or a state store such as redisStore(client)", storage);
+    }
+    try {
+      assertStateStore(storage, 'options.storage');
+    } catch (error) {
+      throw new TypeError(`ToolSearchProcessor: ${error.message}`);
+    }
   }
   const ttl = options.ttl ?? DEFAULT_TTL_MS;
   if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
@@ -397,6 +405,37 @@ class ContextNames {
   }
 }
 
+/**
+ * `storage: <store>` (ours, every host): a shared store such as redisStore(client), behind
+ * guardStateStore: every call bounded, a failed read is nothing loaded (one warning per
+ * outage), a failed write is reported by the meta-tool. Names read back are re-checked
+ * against the catalog and the filter's 'load' phase (#loadedTools): a store is not trusted.
+ */
+class SharedNames {
+  constructor(store, ttl, getLogger) {
+    const bound = bindStateStore(store, { kind: 'tool-search', ttlMs: ttl }, 'options.storage');
+    this.guard = guardStateStore(bound, { getLogger, label: 'ToolSearchProcessor' });
+  }
+
+  async loadedNames(threadId) {
+    return (await this.guard.load(threadKey(threadId || 'default'))).names;
+  }
+
+  /** Resolves `{ ok }`; `ok: false` means the names may not have been stored. */
+  addLoaded(names, threadId) {
+    return this.guard.add(threadKey(threadId || 'default'), names);
+  }
+
+  cleanup() {
+    // Expiry is the store's (e.g. Redis key TTLs).
+    return 0;
+  }
+
+  dispose() {
+    // The state is shared with other processes: a disposed processor leaves it alone.
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 
 /**
@@ -441,6 +480,10 @@ class ToolSearchProcessor {
   #staticCatalog;
   #overlayCache; // { keys, ids, descriptions, native } of the last request-resolved catalog
   #disposed = false;
+  /** `storage: <store>`: the guarded shared store (SharedNames), else undefined. */
+  #shared;
+  /** The Mastra logger once registered (store outage warnings), else console. */
+  #logger;
 
   constructor(options) {
     const config = normalizeOptions(options);
@@ -450,7 +493,15 @@ class ToolSearchProcessor {
     const staticPart = readStaticTools(config.tools, config.mode === 'enhanced');
     this.#config = config;
     this.#staticCatalog = new Catalog(buildStaticCatalog(staticPart), staticPart, undefined);
-    this.#store = config.storage === 'context' ? new ContextNames() : new InMemoryNames(config.ttl);
+    if (config.storage === 'context') this.#store = new ContextNames();
+    else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
+    else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
+  }
+
+  /** Called by Mastra when the processor is registered: its logger receives store warnings. */
+  __registerMastra(mastra) {
+    const logger = typeof mastra?.getLogger === 'function' ? mastra.getLogger() : undefined;
+    if (logger && typeof logger.warn === 'function') this.#logger = logger;
   }
 
   #assertLive() {
@@ -604,13 +655,14 @@ class ToolSearchProcessor {
   async #loadedTools(catalog, loadedNames, requestContext) {
     const names = [...loadedNames];
     const handles = this.#resolveHandles(catalog, names);
-    const recheckLoad = this.#config.storage === 'context';
+    const recheckLoad = this.#config.storage !== 'in-memory';
     const out = {};
     for (let i = 0; i < names.length; i++) {
       if (handles[i] < 0) continue;
       const tool = catalog.toolAt(handles[i]);
       // Context storage reads names back from messages, which a client can forge or keep
-      // stale: re-check that the filter still allows loading them.
+      // stale, and a shared store is not a trust boundary either: re-check that the filter
+      // still allows loading them.
       if (recheckLoad && !(await this.#isAllowed(tool, requestContext, 'load'))) continue;
       if (await this.#isAllowed(tool, requestContext, 'active')) out[names[i]] = tool;
     }
@@ -652,7 +704,19 @@ class ToolSearchProcessor {
           }
         }
         const newlyLoaded = results.map((r) => r.name).filter((name) => !loadedNames.has(name));
-        this.#store.addLoaded(newlyLoaded, threadId);
+        if (this.#shared) {
+          const written = await this.#shared.addLoaded(newlyLoaded, threadId);
+          if (!written.ok) {
+            return {
+              results,
+              message:
+                `Found ${results.length} tool(s) but could not load them right now ` +
+                '(loaded-tool state is unavailable). Try again.',
+            };
+          }
+        } else {
+          this.#store.addLoaded(newlyLoaded, threadId);
+        }
         for (const name of newlyLoaded) loadedNames.add(name);
         const output = {
           results,
@@ -692,7 +756,8 @@ class ToolSearchProcessor {
 
         const notFound = [];
         const alreadyLoaded = [];
-        const loaded = [];
+        let loaded = [];
+        let unavailable = [];
         const handles = this.#resolveHandles(catalog, toLoad);
         for (let i = 0; i < toLoad.length; i++) {
           const name = toLoad[i];
@@ -704,11 +769,26 @@ class ToolSearchProcessor {
             loaded.push(name);
           }
         }
-        this.#store.addLoaded(loaded, threadId);
+        if (this.#shared) {
+          const written = await this.#shared.addLoaded(loaded, threadId);
+          if (!written.ok) {
+            unavailable = loaded;
+            loaded = [];
+          }
+        } else {
+          this.#store.addLoaded(loaded, threadId);
+        }
         for (const name of loaded) loadedNames.add(name);
 
         if (toLoad.length === 1 && !toolNamesProvided) {
           const name = toLoad[0];
+          if (unavailable.length > 0) {
+            return {
+              success: false,
+              message: `Tool "${name}" could not be loaded right now (loaded-tool state is unavailable). Try again.`,
+              toolName: name,
+            };
+          }
           if (notFound.length > 0) {
             const suggestions = await this.#suggestions(catalog, name, requestContext);
             const message =
@@ -732,8 +812,9 @@ class ToolSearchProcessor {
         if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')} — available on your next turn`);
         if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
         if (notFound.length > 0) parts.push(`Not found: ${notFound.join(', ')}`);
+        if (unavailable.length > 0) parts.push(`Not loaded (state unavailable, try again): ${unavailable.join(', ')}`);
         return {
-          success: notFound.length === 0,
+          success: notFound.length === 0 && unavailable.length === 0,
           message: parts.join(' | '),
           loadedCount: loaded.length,
           loaded: loaded.length > 0 ? loaded : undefined,
@@ -754,7 +835,9 @@ class ToolSearchProcessor {
     const catalog = this.#catalogForStep(tools);
     const threadId = threadIdOf(requestContext);
     // Snapshot of names loaded before this step; this step's meta-tools share and extend it.
-    const loadedNames = new Set(this.#store.loadedNames(threadId, args));
+    const loadedNames = new Set(
+      this.#shared ? await this.#shared.loadedNames(threadId) : this.#store.loadedNames(threadId, args),
+    );
 
     if (!messageList || typeof messageList.addSystem !== 'function') {
       throw new TypeError('ToolSearchProcessor.processInputStep: args.messageList must be a Mastra MessageList.');
@@ -790,7 +873,7 @@ class ToolSearchProcessor {
     this.#assertLive();
     if (args?.stepArgs) {
       const stepArgs = args.stepArgs;
-      const names = this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs);
+      const names = await this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs);
       return this.#loadedTools(
         this.#catalogForStep(stepArgs.tools),
         names,
@@ -798,21 +881,40 @@ class ToolSearchProcessor {
       );
     }
     const threadId = threadIdOf(args?.requestContext);
-    const names = this.#store.loadedNames(threadId, undefined);
+    const names = await this.#store.loadedNames(threadId, undefined);
     return this.#loadedTools(this.#catalogForStep(args?.tools), names, args?.requestContext);
   }
 
-  /** Forgets a thread's loaded tools (in-memory storage; a no-op for context storage). */
+  /**
+   * Forgets a thread's loaded tools (in-memory storage; a no-op for context storage). With a
+   * store, returns a promise of `{ ok, error? }` that never rejects (bounded like every call).
+   */
   clearState(threadId = 'default') {
+    if (this.#shared) return settledOf(this.#shared.guard.clear(threadKey(threadId || 'default')));
     if (this.#store instanceof InMemoryNames) this.#store.native.clear(threadKey(threadId));
   }
 
-  /** Forgets every thread's loaded tools (in-memory storage; a no-op for context storage). */
+  /**
+   * Forgets every thread's loaded tools (in-memory storage; a no-op for context storage). With
+   * a store: every thread of this store's namespace, as a promise of `{ ok, error? }`.
+   */
   clearAllState() {
+    if (this.#shared) return settledOf(this.#shared.guard.clearAll());
     if (this.#store instanceof InMemoryNames) this.#store.native.clearAll();
   }
 
-  /** `{ threadCount, oldestAccessTime }` of in-memory state (zeros for context storage). */
+  /**
+   * Thread count and oldest access time of the store's state (ours): the store's `stats()`
+   * with a store (null when it does not answer), else `getStateStats()`.
+   */
+  async getStoreStats() {
+    this.#assertLive();
+    if (!this.#shared) return this.getStateStats();
+    const result = await this.#shared.guard.stats();
+    return result.ok ? result.value : null;
+  }
+
+  /** `{ threadCount, oldestAccessTime }` of in-memory state (zeros for context storage or a store). */
   getStateStats() {
     if (!(this.#store instanceof InMemoryNames)) return { threadCount: 0, oldestAccessTime: null };
     const stats = this.#store.native.stats();
@@ -831,6 +933,12 @@ class ToolSearchProcessor {
     this.#store.dispose();
     this.#overlayCache = undefined;
   }
+}
+
+/** A guarded store call's outcome as `{ ok, error? }`. */
+async function settledOf(pending) {
+  const result = await pending;
+  return result.ok ? { ok: true } : { ok: false, error: result.error };
 }
 
 /** The `args.tools` entries that stay visible when request tools are searchable. */

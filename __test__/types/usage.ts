@@ -10,6 +10,10 @@ import {
   type ToolSearchFilterArgs,
   type ToolSearchFilterPhase,
   type ToolSearchProcessorOptions,
+  type LoadedStateStore,
+  type RedisStoreClient,
+  memoryStore,
+  redisStore,
 } from 'mastra-native-processors';
 
 const phase: ToolSearchFilterPhase = 'load';
@@ -37,8 +41,29 @@ export const agent = new Agent({
 
 export const stats: { threadCount: number; oldestAccessTime: number | null } = new ToolSearchProcessor({ tools: {} }).getStateStats();
 
-// @ts-expect-error storage is 'in-memory' | 'context'
+// @ts-expect-error storage is 'in-memory' | 'context' | a LoadedStateStore
 new ToolSearchProcessor({ tools: {}, storage: 'redis' });
+// A shared store (issue 11): redisStore(client) on both processors, or a custom store object.
+declare const redisClient: RedisStoreClient;
+const shared = redisStore(redisClient, { keyPrefix: 'app:', timeoutMs: 250 });
+export const sharedTools = new ToolSearchProcessor({ tools: {}, storage: shared, ttl: 60_000 });
+export const sharedSkills = new SkillSearchProcessor({ ...skillOptions, storage: memoryStore({ ttlMs: 0 }) });
+const custom: LoadedStateStore = {
+  load: async (_thread: string) => ['weather'],
+  add: async (_thread: string, _names: readonly string[]) => {},
+  clear: async () => {},
+  clearAll: async () => {},
+};
+export const customTools = new ToolSearchProcessor({ tools: {}, storage: custom });
+export const cleared: Promise<void> = (async () => {
+  await sharedTools.clearState('t1');
+  const s = await sharedTools.getStoreStats();
+  if (s) s.threadCount.toFixed();
+})();
+// @ts-expect-error SkillSearchProcessor has no 'context' storage
+new SkillSearchProcessor({ ...skillOptions, storage: 'context' });
+// @ts-expect-error a store needs load/add/clear/clearAll
+new ToolSearchProcessor({ tools: {}, storage: { load: async () => [] } });
 // @ts-expect-error search.mode is 'compatible' | 'enhanced'
 new ToolSearchProcessor({ tools: {}, search: { mode: 'fast' } });
 // @ts-expect-error tools is required
