@@ -5,8 +5,11 @@
 // instead of comparing versions. The version is read once, at load, from the @mastra/core
 // that this package resolves — the same copy whose `createTool` our meta-tools use.
 
-/** Oldest host this package follows; older hosts get this behaviour too. */
-const OLDEST_SUPPORTED = '1.58.0';
+/**
+ * When the installed version cannot be read (e.g. a bundler inlined @mastra/core), assume the
+ * newest behaviour: that is what most users run, and on it no processor rewrites stored history.
+ */
+const ASSUMED_WHEN_UNKNOWN = '999.0.0';
 
 /**
  * Capabilities by the first host version that has them, oldest first. A host gets every
@@ -103,7 +106,7 @@ function compareVersions(a, b) {
 
 /** The capability answers for a host version string. */
 function capabilitiesFor(version) {
-  const parsed = parseVersion(version) ?? parseVersion(OLDEST_SUPPORTED);
+  const parsed = parseVersion(version) ?? parseVersion(ASSUMED_WHEN_UNKNOWN);
   const caps = {};
   for (const row of CAPABILITY_TABLE) {
     if (compareVersions(parsed, parseVersion(row.since)) >= 0) {
