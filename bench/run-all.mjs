@@ -5,6 +5,7 @@ import * as toolSearch from './tool-search.mjs';
 import * as toolCallFilter from './tool-call-filter.mjs';
 import * as skillSearch from './skill-search.mjs';
 import * as importTime from './import-time.mjs';
+import * as storesProcessor from './stores-processor.mjs';
 
 const quick = process.argv.includes('--quick');
 console.log(`node ${process.version}, ${new Date().toISOString()}${quick ? ' (quick)' : ''}`);
@@ -19,3 +20,7 @@ for (const r of filterRows) console.log(`- ${r.name}: ${r.read_js_ms} / ${r.core
 printTable('SkillSearchProcessor', await skillSearch.run());
 
 printTable('Import time (fresh process each, median of 7)', await importTime.run());
+
+// storage: redisStore(client) needs a redis-server to talk to: only when one is installed.
+if (storesProcessor.hasRedisServer()) storesProcessor.printStoresTable(await storesProcessor.run({ quick }));
+else console.log('\n(storage: redisStore benchmark skipped: redis-server is not on PATH)');
