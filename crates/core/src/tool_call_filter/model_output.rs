@@ -74,8 +74,9 @@ impl Rendered {
 
 fn node(tape: &[i32], index: usize) -> Result<[i32; NODE_STRIDE], DecideError> {
     let start = index.checked_mul(NODE_STRIDE).ok_or(DecideError::Malformed("model output node"))?;
+    let end = start.checked_add(NODE_STRIDE).ok_or(DecideError::Malformed("model output node"))?;
     let record = tape
-        .get(start..start + NODE_STRIDE)
+        .get(start..end)
         .ok_or(DecideError::Malformed("model output node out of range"))?;
     Ok([record[0], record[1], record[2], record[3]])
 }
