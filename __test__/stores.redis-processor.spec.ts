@@ -461,3 +461,95 @@ describe('redis-server killed and restarted mid-conversation', () => {
     }
   });
 });
+
+describe('a slow (paused) redis-server', () => {
+  it('no step waits past timeoutMs; nothing loaded and one warning while paused; the next step after it resumes works', async () => {
+    const own = recommendedClient(server.url);
+    await own.connect();
+    const info = await admin.info('server');
+    const pid = Number(/process_id:(\d+)/.exec(info)![1]);
+    const tools = new ToolSearchProcessor({ tools: makeTools(), storage: redisStore(own, { timeoutMs: 200 }) });
+    const skills = new SkillSearchProcessor({ workspace: skillsFx.make(), storage: redisStore(own, { timeoutMs: 200 }) });
+    const toolLog = recordingLogger();
+    const skillLog = recordingLogger();
+    tools.__registerMastra(toolLog.mastra as any);
+    skills.__registerMastra(skillLog.mastra as any);
+    try {
+      await (await step(tools, { threadId: 'paused' })).tools.load_tool.execute({ toolName: 'get_weather' }, {});
+      process.kill(pid, 'SIGSTOP');
+      try {
+        for (let i = 0; i < 3; i++) {
+          let started = performance.now();
+          const s = await step(tools, { threadId: 'paused' });
+          expect(performance.now() - started).toBeLessThan(1_000);
+          expect(Object.keys(s.tools)).toEqual(['search_tools', 'load_tool']);
+          started = performance.now();
+          expect(await s.tools.load_tool.execute({ toolName: 'send_email' }, {})).toMatchObject({ success: false });
+          expect(performance.now() - started).toBeLessThan(1_000);
+          started = performance.now();
+          const sk = await step(skills, { threadId: 'paused' });
+          expect(performance.now() - started).toBeLessThan(1_000);
+          expect(await sk.tools.load_skill.execute({ skillName: 'deployment' }, {})).toMatchObject({ success: false });
+        }
+        expect(toolLog.warns.length).toBe(1);
+        expect(String(toolLog.warns[0][0])).toContain('timed out after 200 ms');
+        expect(skillLog.warns.length).toBe(1);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      // Once the server answers again: get_weather is still there (a timed-out write may still
+      // land: harmless, the next step re-checks every name).
+      const after = await step(tools, { threadId: 'paused' });
+      expect(loadedKeys(after.tools)).toContain('get_weather');
+      expect(await after.tools.load_tool.execute({ toolName: 'stock_quote' }, {})).toMatchObject({ success: true });
+      expect(loadedKeys((await step(tools, { threadId: 'paused' })).tools)).toContain('stock_quote');
+      expect(unhandled).toEqual([]);
+    } finally {
+      await own.close().catch(() => {});
+      await admin.del(['mastra:tool-search:paused', 'mastra:skill-search:paused']).catch(() => {});
+    }
+  });
+});
+
+describe('custom store objects that misbehave (no Redis involved)', () => {
+  const base = () => ({
+    load: async () => ['get_weather'],
+    add: async () => {},
+    clear: async () => {},
+    clearAll: async () => {},
+  });
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['load throws synchronously', { load: () => { throw new Error('boom'); } }],
+    ['load rejects', { load: async () => { throw new Error('boom'); } }],
+    ['load never settles', { load: () => new Promise(() => {}), timeoutMs: 50 }],
+    ['load resolves a non-array', { load: async () => 'get_weather' }],
+  ];
+  for (const [what, override] of cases) {
+    it(`${what}: the step offers nothing loaded, warns once, and never rejects`, async () => {
+      const processor = new ToolSearchProcessor({ tools: makeTools(), storage: { ...base(), ...override } as any });
+      const log = recordingLogger();
+      processor.__registerMastra(log.mastra as any);
+      for (let i = 0; i < 3; i++) {
+        expect(Object.keys((await step(processor, { threadId: 'custom' })).tools)).toEqual(['search_tools', 'load_tool']);
+      }
+      expect(log.warns.length).toBe(1);
+    });
+  }
+
+  it('a store that works offers what it returns, through the filter, and a store whose add rejects makes loads report honestly', async () => {
+    const processor = new ToolSearchProcessor({ tools: makeTools(), storage: base() as any });
+    expect(loadedKeys((await step(processor, { threadId: 'custom' })).tools)).toEqual(['get_weather']);
+    const failing = new ToolSearchProcessor({
+      tools: makeTools(),
+      storage: { ...base(), load: async () => [], add: async () => { throw new Error('read-only replica'); } } as any,
+      search: { autoLoad: true },
+    });
+    const log = recordingLogger();
+    failing.__registerMastra(log.mastra as any);
+    const result = await (await step(failing, { threadId: 'custom' })).tools.search_tools.execute({ query: 'weather' }, {});
+    expect(result.message).toBe('Found 1 tool(s) but could not load them right now (loaded-tool state is unavailable). Try again.');
+    expect(result.results.map((r: any) => r.name)).toEqual(['get_weather']);
+    expect(String(log.warns[0][0])).toContain('state store add failed (read-only replica)');
+    expect(unhandled).toEqual([]);
+  });
+});

@@ -212,14 +212,19 @@ function guardStateStore(store, { getLogger, label = 'mastra-native-processors',
     timeoutMs: bound,
     warner,
     async load(threadKey) {
-      const result = await call('load', (signal) => store.load(threadKey, { signal }));
-      if (!result.ok) return { ok: false, names: [], error: result.error, timedOut: result.timedOut };
+      const result = await withTimeout((signal) => store.load(threadKey, { signal }), bound, { operation: 'load' });
+      if (!result.ok) {
+        warner.fail('load', result.error);
+        return { ok: false, names: [], error: result.error, timedOut: result.timedOut };
+      }
       const names = cleanNames(result.value);
       if (names === undefined) {
+        // A reply that breaks the contract is a failure too: it must not end the outage.
         const error = new StoreReplyError(`state store load returned ${describeValue(result.value)}, not an array of names`);
         warner.fail('load', error);
         return { ok: false, names: [], error, timedOut: false };
       }
+      warner.ok();
       return { ok: true, names };
     },
     async add(threadKey, names) {
