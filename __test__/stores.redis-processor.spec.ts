@@ -95,6 +95,10 @@ describe('ToolSearchProcessor with storage: redisStore(client)', () => {
     expect(Object.keys(second.tools)).toEqual(Object.keys(refSecond.tools));
     expect(loadedKeys(second.tools)).toEqual(['get_weather', 'send_email']);
     expect(await admin.zRange('mastra:tool-search:ts-basic', 0, -1)).toEqual(['get_weather', 'send_email']);
+    // Agent resume paths (approval suspensions) read the same state.
+    const resumed = await processor.getLoadedToolsForRequestContext({ requestContext: contextFor('ts-basic') });
+    expect(Object.keys(resumed)).toEqual(Object.keys(await reference.getLoadedToolsForRequestContext({ requestContext: contextFor('ts-basic') })));
+    expect(Object.keys(resumed)).toEqual(['get_weather', 'send_email']);
     await processor.clearAllState();
   });
 
