@@ -19,7 +19,7 @@
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
+const { resolveThreadIdFor, threadKey } = require('./thread-id.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
 const { host } = require('./host.js');
 const { checkOptions } = require('./options.js');
@@ -103,35 +103,6 @@ function variantIn(variants, scopeId) {
 function tagScope(variant, scopeId) {
   variant.scopes.add(scopeId);
   if (variant.scopes.size > MAX_SCOPES_PER_VARIANT) variant.scopes.delete(variant.scopes.values().next().value);
-}
-
-/**
- * The request's thread id, or undefined for 'default'. 1.60+ hosts read the memory thread
- * themselves through parseMemoryRequestContext, which throws on a malformed `MastraMemory`
- * entry, and so do we there ('parsed'); on 1.58/1.59 the memory fallback is our deliberate
- * difference 6 and ignores malformed entries ('lenient').
- */
-function threadIdOf(requestContext, rule) {
-  if (rule !== 'parsed') return resolveThreadId(requestContext);
-  if (!requestContext || typeof requestContext.get !== 'function') return undefined;
-  const explicit = requestContext.get(THREAD_ID_KEY);
-  if (explicit) return explicit;
-  const memory = requestContext.get(MEMORY_KEY);
-  if (!memory) return undefined;
-  if (typeof memory !== 'object') throw new Error(`Invalid MemoryRequestContext: expected object, got ${typeof memory}`);
-  const thread = memory.thread;
-  if (thread !== undefined) {
-    if (typeof thread !== 'object' || thread === null) {
-      throw new Error(`Invalid MemoryRequestContext.thread: expected object, got ${typeof thread}`);
-    }
-    if (typeof thread.id !== 'string') {
-      throw new Error(`Invalid MemoryRequestContext.thread.id: expected string, got ${typeof thread.id}`);
-    }
-  }
-  if (memory.resourceId !== undefined && typeof memory.resourceId !== 'string') {
-    throw new Error(`Invalid MemoryRequestContext.resourceId: expected string, got ${typeof memory.resourceId}`);
-  }
-  return thread?.id || undefined;
 }
 
 /** The capability answers this processor follows: the installed host's (js/host.js). */
@@ -803,7 +774,7 @@ class SkillSearchProcessor {
   async processInputStep(args) {
     const { tools, messageList } = args;
     // Difference 6 on 1.58/1.59 (the host's own rule on 1.60+): the memory thread before 'default'.
-    const threadId = threadIdOf(args.requestContext, this.#memoryThread) || 'default';
+    const threadId = resolveThreadIdFor(args.requestContext, this.#memoryThread) || 'default';
     const shared = this.#shared;
     const storeKey = shared ? threadKey(threadId) : undefined;
     const threadState = shared ? undefined : this.#getThreadState(threadId);

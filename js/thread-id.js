@@ -28,4 +28,33 @@ function threadKey(threadId) {
   return `\u0000${typeof threadId}:${String(threadId)}`;
 }
 
-module.exports = { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY };
+/**
+ * The request's thread id as hosts 1.60+ read it: `mastra__threadId`, else the memory thread
+ * through the host's parseMemoryRequestContext rules, which throw on a malformed `MastraMemory`
+ * entry (same messages). `rule` is the host's capability: 'parsed' (1.60+) or 'lenient'
+ * (1.58/1.59, where the memory fallback is our deliberate difference and ignores bad entries).
+ */
+function resolveThreadIdFor(requestContext, rule) {
+  if (rule !== 'parsed') return resolveThreadId(requestContext);
+  if (!requestContext || typeof requestContext.get !== 'function') return undefined;
+  const explicit = requestContext.get(THREAD_ID_KEY);
+  if (explicit) return explicit;
+  const memory = requestContext.get(MEMORY_KEY);
+  if (!memory) return undefined;
+  if (typeof memory !== 'object') throw new Error(`Invalid MemoryRequestContext: expected object, got ${typeof memory}`);
+  const thread = memory.thread;
+  if (thread !== undefined) {
+    if (typeof thread !== 'object' || thread === null) {
+      throw new Error(`Invalid MemoryRequestContext.thread: expected object, got ${typeof thread}`);
+    }
+    if (typeof thread.id !== 'string') {
+      throw new Error(`Invalid MemoryRequestContext.thread.id: expected string, got ${typeof thread.id}`);
+    }
+  }
+  if (memory.resourceId !== undefined && typeof memory.resourceId !== 'string') {
+    throw new Error(`Invalid MemoryRequestContext.resourceId: expected string, got ${typeof memory.resourceId}`);
+  }
+  return thread?.id || undefined;
+}
+
+module.exports = { resolveThreadId, resolveThreadIdFor, threadKey, THREAD_ID_KEY, MEMORY_KEY };

@@ -7,7 +7,7 @@ const { hostModulesOf, perZod } = require('./host-modules.js');
 const { checkOptions } = require('./options.js');
 const native = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { resolveThreadId, threadKey, THREAD_ID_KEY, MEMORY_KEY } = require('./thread-id.js');
+const { resolveThreadIdFor, threadKey } = require('./thread-id.js');
 const { host } = require('./host.js');
 const { extractParamFields } = require('./schema-fields.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
@@ -438,32 +438,9 @@ class SharedNames {
 
 // ---------------------------------------------------------------------------------------
 
-/**
- * The request's thread id. Hosts 1.60+ read the memory thread themselves, through
- * parseMemoryRequestContext, which throws on a malformed `MastraMemory` entry: so do we
- * there. On 1.58/1.59 the memory fallback is our deliberate difference 2 (lenient).
- */
+/** The request's thread id, read as the installed host reads it (see thread-id.js). */
 function threadIdOf(requestContext) {
-  if (host.capabilities.toolSearchMemoryThread !== 'parsed') return resolveThreadId(requestContext);
-  if (!requestContext || typeof requestContext.get !== 'function') return undefined;
-  const explicit = requestContext.get(THREAD_ID_KEY);
-  if (explicit) return explicit;
-  const memory = requestContext.get(MEMORY_KEY);
-  if (!memory) return undefined;
-  if (typeof memory !== 'object') throw new Error(`Invalid MemoryRequestContext: expected object, got ${typeof memory}`);
-  const thread = memory.thread;
-  if (thread !== undefined) {
-    if (typeof thread !== 'object' || thread === null) {
-      throw new Error(`Invalid MemoryRequestContext.thread: expected object, got ${typeof thread}`);
-    }
-    if (typeof thread.id !== 'string') {
-      throw new Error(`Invalid MemoryRequestContext.thread.id: expected string, got ${typeof thread.id}`);
-    }
-  }
-  if (memory.resourceId !== undefined && typeof memory.resourceId !== 'string') {
-    throw new Error(`Invalid MemoryRequestContext.resourceId: expected string, got ${typeof memory.resourceId}`);
-  }
-  return thread?.id || undefined;
+  return resolveThreadIdFor(requestContext, host.capabilities.toolSearchMemoryThread);
 }
 
 function formatDescription(description) {
