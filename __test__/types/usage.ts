@@ -89,3 +89,8 @@ export async function useMetaTools() {
   // @ts-expect-error load_skill takes { skillName: string }
   await skillStep.tools?.load_skill.execute?.({ name: 'deploy' }, {} as any);
 }
+
+// ToolCallFilter's stage option (issue 8): 'prompt' only.
+export const promptStageFilter = new ToolCallFilter({ stage: 'prompt', filterAfterToolSteps: 1 });
+// @ts-expect-error stage is 'prompt' (or left out for the host's own stage)
+new ToolCallFilter({ stage: 'messages' });
