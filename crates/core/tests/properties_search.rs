@@ -428,3 +428,32 @@ fn large_catalogs_build_on_two_threads_and_rank_like_the_model() {
         }
     }
 }
+
+#[test]
+fn huge_and_empty_documents_build_and_search() {
+    // Empty catalogs and empty texts.
+    for enhanced in [false, true] {
+        let empty = if enhanced { ToolCatalog::build_enhanced(vec![], vec![]) } else { ToolCatalog::build(vec![]) };
+        assert!(empty.search("anything", SearchParams { top_k: 5, min_score: 0.0, inspect_all: true }).is_empty());
+    }
+    let blank = vec![Tool { key: String::new(), id: None, description: String::new() }];
+    let p = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
+    assert_eq!(hits_of(&ToolCatalog::build(entries(&blank)), "", p), model_search(&blank, "", p));
+    // A 150 KB description (one tool) next to ordinary ones, in both ranking modes.
+    let huge = "weather forecast data 天气预报 ΟΔΟΣ ".repeat(4_000);
+    let tools = vec![
+        Tool { key: "big".into(), id: Some("big".into()), description: huge.clone() },
+        Tool { key: "weather".into(), id: Some("weather".into()), description: "Get the weather".into() },
+    ];
+    for query in ["weather", "data forecast", "天气预报"] {
+        assert_eq!(hits_of(&ToolCatalog::build(entries(&tools)), query, p), model_search(&tools, query, p), "{query}");
+        let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![huge.clone(), String::new()]);
+        assert!(hits_of(&enhanced, query, p).iter().all(|h| h.2.is_finite()));
+    }
+    // A 450 KB SKILL.md in every skill-search mode.
+    let skills = vec![SkillInput { name: "big".into(), description: "huge".into(), instructions: huge.repeat(3), references: vec![huge] }];
+    for mode in [SearchMode::Bm25, SearchMode::Substring, SearchMode::Enhanced] {
+        let hits = SkillIndex::build(&skills, mode, 2.0).search("weather forecast", 5.0, 0.0);
+        assert!(!hits.is_empty() && hits.iter().all(|h| h.score.is_finite()), "{mode:?}");
+    }
+}
