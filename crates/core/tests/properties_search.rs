@@ -157,7 +157,8 @@ fn model_search(tools: &[Tool], query: &str, p: SearchParams) -> Vec<(u32, u32, 
     scores.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap());
     let mut out = Vec::new();
     for (d, score) in scores {
-        if !(score > p.min_score) {
+        // `score > minScore` is false for a NaN minScore: nothing passes (JavaScript semantics).
+        if score.partial_cmp(&p.min_score) != Some(std::cmp::Ordering::Greater) {
             continue;
         }
         let name = &docs[d].0;
