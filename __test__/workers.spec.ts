@@ -72,4 +72,19 @@ describe('worker_threads', () => {
     const early = Math.max(...report.cycles.slice(0, 3).map((c: any) => c.rss));
     expect(report.rss.end).toBeLessThan(early + 40);
   }, 180_000);
+
+  it('the addon loaded only by workers (never by the main thread) works and unloads cleanly', async () => {
+    const run = await runNode([join(__dirname, 'fixtures', 'worker-only.mjs')], 120_000);
+    expect(run.signal).toBeNull();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    expect(report.mainLoadedAddon).toBe(false);
+    expect(report.errors).toEqual([]);
+    expect(report.results).toEqual([true, true, true]);
+    expect(report.agree).toBe(true);
+    expect(report.searches).toBe(8);
+    expect(report.exitCodes.slice(0, 3)).toEqual([0, 0, 0]);
+    expect([0, 1]).toContain(report.exitCodes[3]);
+  }, 150_000);
 });
