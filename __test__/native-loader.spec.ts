@@ -55,7 +55,7 @@ function load(cwd: string, env: Record<string, string> = {}, preload: string[] =
 
 describe('native loader', () => {
   it('loads the addon when the binary is there', () => {
-    expect(load(root).loaded).toEqual(['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor']);
+    expect(load(root).loaded).toEqual(['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisStore']);
   });
 
   it('missing binary on a supported platform: names it, the package to reinstall, and the fixes', () => {
