@@ -133,8 +133,10 @@ describe('re-check after step 0', () => {
     }
   });
 
-  it('addSkill() without a refresh: found by the first request once the full re-check interval has passed', async () => {
+  it('addSkill() without a refresh, skills object not change-tracked (its get() is spied): found by the first request once the full re-check interval has passed', async () => {
     const { local, skills, p, names } = setup();
+    // An own method on the skills object (a spy, a patch) turns change tracking off for it.
+    vi.spyOn(skills, 'get');
     expect(await names('pipelines')).toEqual(['deployment']);
     writeSkill(local.root, { name: 'zebra-care', description: 'Looking after zebras', body: 'Brush the stripes gently.' });
     await skills.addSkill('skills/zebra-care');
@@ -146,6 +148,16 @@ describe('re-check after step 0', () => {
     } finally {
       clock.restore();
     }
+    expect(p.getIndexStats()).toMatchObject({ builds: 2, skillCount: 9 });
+  });
+
+  it('addSkill() without a refresh on Mastra\'s (change-tracked) skills object: found by the next search at once, no interval', async () => {
+    const { local, skills, p, names } = setup();
+    expect(await names('pipelines')).toEqual(['deployment']);
+    writeSkill(local.root, { name: 'zebra-care', description: 'Looking after zebras', body: 'Brush the stripes gently.' });
+    await skills.addSkill('skills/zebra-care');
+    // Same request (step 1, no step-0 re-check): the tracked addSkill() re-checks anyway.
+    expect(await names('stripes', 1)).toEqual(['zebra-care']);
     expect(p.getIndexStats()).toMatchObject({ builds: 2, skillCount: 9 });
   });
 

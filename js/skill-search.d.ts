@@ -83,7 +83,10 @@ export interface SkillIndexStats {
   scopeCount: number;
   /** Times the native index was built (only when the skill set or content changed). */
   builds: number;
-  /** Times the index was checked against the workspace (first search after each step-0 refresh). */
+  /**
+   * Times the index was checked against the workspace: the first search after each step-0
+   * refresh, and the next search after a refresh/addSkill/removeSkill on Mastra's skills object.
+   */
   checks: number;
   lastBuildMs: number;
   lastCheckMs: number;

@@ -11,6 +11,9 @@
 // host, request-scoped skills (`workspace.skills.getScoped({ requestContext })`) are used
 // whenever offered: each scope (skills view) has its own native index, and a thread's loaded
 // skills are shown in a scope only when that scope's own get() returns the same instructions.
+// Freshness: Mastra's own skills objects are change-tracked (trackerOf below), so a re-check
+// lists the skills only after a refresh/addSkill/removeSkill; other skills objects keep the
+// per-skill get() check plus a full list() check at most every 5 s.
 //
 // `search.mode: 'enhanced'` (opt-in) swaps the index for a multilingual BM25F one with one
 // document per skill (name, description, SKILL.md body, references) and ranks load_skill's
@@ -200,7 +203,8 @@ function toNumber(value) {
 }
 
 /**
- * Longest time between two full (list()-based) re-checks, in ms. In between, a request's
+ * Untracked skills objects (see the change tracking below): longest time between two full
+ * (list()-based) re-checks, in ms. In between, a request's
  * re-check only re-gets the known skills (`skillsUnchanged`): that catches every refresh
  * (Mastra re-parses all skills, so each `references` array is new), every removal and every
  * in-place `addSkill()` update, but not a new skill added by `addSkill()` without a refresh,
@@ -211,6 +215,138 @@ function toNumber(value) {
  * matches Mastra's own 5 s glob re-walk interval for noticing new skill directories.
  */
 const FULL_CHECK_INTERVAL_MS = 5000;
+
+/**
+ * Change tracking for Mastra's own skills objects (`WorkspaceSkillsImpl`, every host 1.58–1.71).
+ *
+ * Mastra offers no public change signal (no version counter, event or timestamp: its discovery
+ * time and catalog are private fields), but its catalog changes only inside its own public
+ * methods: `refresh()` (also what `maybeRefresh()` calls when the skills folders are stale or
+ * the resolved paths changed), `addSkill()` and `removeSkill()`; the first discovery runs inside
+ * whichever call comes first. So each method of such an object is wrapped (own, non-enumerable
+ * properties that call the prototype's method, return its result and rethrow its errors):
+ * a call of a method that may change the catalog counts as a change when it starts and again
+ * when it settles. A re-check that finds the count unchanged since its last full read knows no
+ * skill was added, removed or re-parsed, so it needs no `skills.list()` (only the per-skill
+ * get() check, which also sees which same-named skill wins).
+ *
+ * Calls that only read count as changes too while a change is in flight: on 1.58/1.59
+ * `refresh()` clears the catalog first, and a read arriving meanwhile starts its own discovery,
+ * which may finish after the refresh. A rejected `refresh()` (1.58/1.59 then rediscover lazily
+ * at some later read) or a rejected unknown method stops trusting the count until a
+ * `refresh()` succeeds. Objects of any other class (custom skills objects, subclasses, a
+ * bundled renamed copy), objects with own methods already (spied or patched), and objects whose
+ * wrappers were later replaced, are not tracked: those keep the interval-based full check.
+ */
+const CATALOG_READS = new Set([
+  'getScoped',
+  'list',
+  'get',
+  'has',
+  'maybeRefresh',
+  'search',
+  'getReference',
+  'getScript',
+  'getAsset',
+  'listReferences',
+  'listScripts',
+  'listAssets',
+  'registerLocationAlias',
+  'releaseSearchIndex',
+]);
+/** Known methods whose rejection leaves the catalog as it settled (others stop the trust). */
+const SETTLING_CHANGES = new Set(['addSkill', 'removeSkill']);
+/** The methods a skills object needs for its changes to be tracked. */
+const REQUIRED_METHODS = ['list', 'get', 'refresh', 'maybeRefresh', 'addSkill', 'removeSkill'];
+
+/** skills object -> its tracker, or null when it cannot be tracked. Shared by all processors. */
+const trackers = new WeakMap();
+
+/** The change tracker of a skills object (installed on first sight), or null. */
+function trackerOf(skills) {
+  let tracker = trackers.get(skills);
+  if (tracker === undefined) {
+    tracker = instrumentSkills(skills);
+    trackers.set(skills, tracker);
+  }
+  return tracker;
+}
+
+function instrumentSkills(skills) {
+  const proto = Object.getPrototypeOf(skills);
+  if (
+    !proto ||
+    Object.getPrototypeOf(proto) !== Object.prototype ||
+    !Object.prototype.hasOwnProperty.call(proto, 'constructor') ||
+    proto.constructor.name !== 'WorkspaceSkillsImpl' ||
+    !Object.isExtensible(skills)
+  ) {
+    return null;
+  }
+  const names = Object.getOwnPropertyNames(proto).filter(name => {
+    if (name === 'constructor') return false;
+    return typeof Object.getOwnPropertyDescriptor(proto, name).value === 'function';
+  });
+  if (REQUIRED_METHODS.some(name => !names.includes(name))) return null;
+  if (names.some(name => Object.prototype.hasOwnProperty.call(skills, name))) return null;
+
+  const tracker = { changes: 0, pending: 0, failed: false, wrappers: [] };
+  for (const name of names) {
+    const reads = CATALOG_READS.has(name);
+    const settle = ok => {
+      tracker.pending--;
+      tracker.changes++;
+      if (name === 'refresh') {
+        if (ok) tracker.failed = false;
+        else tracker.failed = true;
+      } else if (!ok && !reads && !SETTLING_CHANGES.has(name)) {
+        tracker.failed = true;
+      }
+    };
+    const wrapper = {
+      [name](...args) {
+        const method = proto[name];
+        if (reads && tracker.pending === 0) return method.apply(this, args);
+        tracker.pending++;
+        tracker.changes++;
+        let result;
+        try {
+          result = method.apply(this, args);
+        } catch (error) {
+          settle(reads);
+          throw error;
+        }
+        if (result === null || (typeof result !== 'object' && typeof result !== 'function') || typeof result.then !== 'function') {
+          settle(true);
+          return result;
+        }
+        // A chained promise: an ignored rejection stays unhandled for the caller, as without us.
+        return result.then(
+          value => {
+            settle(true);
+            return value;
+          },
+          error => {
+            settle(reads);
+            throw error;
+          },
+        );
+      },
+    }[name];
+    Object.defineProperty(skills, name, { value: wrapper, writable: true, configurable: true, enumerable: false });
+    tracker.wrappers.push([name, wrapper]);
+  }
+  return tracker;
+}
+
+/** Whether a tracker's count can be trusted now: no failed refresh, every wrapper still in place. */
+function trackerTrusted(skills, tracker) {
+  if (tracker === null || tracker.failed) return false;
+  for (const [name, wrapper] of tracker.wrappers) {
+    if (skills[name] !== wrapper) return false;
+  }
+  return true;
+}
 
 /** What get() returned for a skill, as compared by the cheap re-check; null when missing. */
 function snapshotOf(skill) {
@@ -235,11 +371,12 @@ async function getSkill(skills, lookup) {
 /**
  * Cheap re-check: whether re-getting every known skill returns what the last full read saw.
  * `references` is compared by identity (a new array means the skill was re-parsed), the
- * strings by value. Only usable when some skill has a `references` array to witness a
- * refresh: with none (no skills, or a store without arrays) a refresh could go unseen.
+ * strings by value. Untracked, only usable when some skill has a `references` array to
+ * witness a refresh: with none (no skills, or a store without arrays) a refresh could go
+ * unseen. `witnessed`: the change tracker already saw that nothing was refreshed.
  */
-async function skillsUnchanged(skills, entries) {
-  if (!entries.some(e => e.snapshot && Array.isArray(e.snapshot.references))) return false;
+async function skillsUnchanged(skills, entries, witnessed) {
+  if (!witnessed && !entries.some(e => e.snapshot && Array.isArray(e.snapshot.references))) return false;
   const same = await Promise.all(
     entries.map(async e => {
       const now = snapshotOf(await getSkill(skills, e.lookup));
@@ -552,7 +689,15 @@ class SkillSearchProcessor {
     if (scope) {
       this.#scopes.delete(skills);
     } else {
-      scope = { skills, index: null, generation: 0, checkedGeneration: -1, syncing: null, lastUsed: 0 };
+      scope = {
+        skills,
+        tracker: trackerOf(skills),
+        index: null,
+        generation: 0,
+        checkedGeneration: -1,
+        syncing: null,
+        lastUsed: 0,
+      };
     }
     scope.lastUsed = Date.now();
     this.#scopes.set(skills, scope);
@@ -573,6 +718,13 @@ class SkillSearchProcessor {
 
   /** The scope's index, re-checked (and rebuilt only if something changed) when stale. */
   async #ensureIndex(scope) {
+    // A tracked skills object changed since the index was read (or became trusted again after
+    // an untracked read): re-check now, at any search.
+    const tracker = scope.tracker;
+    if (tracker && scope.index && scope.checkedGeneration === scope.generation) {
+      const stamp = scope.index.stamp;
+      if (stamp != null ? stamp !== tracker.changes : trackerTrusted(scope.skills, tracker)) scope.generation++;
+    }
     // Loop: a refresh may settle (bumping the generation) while a re-check is in flight.
     while (!scope.index || scope.checkedGeneration !== scope.generation) {
       if (!scope.syncing) {
@@ -592,15 +744,19 @@ class SkillSearchProcessor {
     const previous = scope.index;
     const substring = this.#substringMode();
 
-    // Cheap path: the known skills are unchanged and a full check ran recently enough
-    // (a negative age means the wall clock went back; check fully rather than trust it).
+    // Cheap path: the known skills are unchanged and no skill can have been added since the
+    // last full read: for a tracked Mastra skills object, no change since that read; otherwise
+    // that read is recent enough (a negative age means the wall clock went back: check fully).
+    const tracked = trackerTrusted(skills, scope.tracker);
     const sinceFullCheck = previous ? Date.now() - previous.fullCheckAt : NaN;
+    const nothingAdded = tracked
+      ? previous?.stamp === scope.tracker.changes
+      : sinceFullCheck >= 0 && sinceFullCheck < FULL_CHECK_INTERVAL_MS;
     if (
       previous &&
       previous.substring === substring &&
-      sinceFullCheck >= 0 &&
-      sinceFullCheck < FULL_CHECK_INTERVAL_MS &&
-      (await skillsUnchanged(skills, previous.entries))
+      nothingAdded &&
+      (await skillsUnchanged(skills, previous.entries, tracked))
     ) {
       this.#stats.checks++;
       scope.checkedGeneration = generation;
@@ -609,6 +765,8 @@ class SkillSearchProcessor {
     }
 
     const fullCheckAt = Date.now();
+    // The change count this read reflects (at least): a change during the read re-checks again.
+    const stamp = tracked ? scope.tracker.changes : null;
     const { list, entries } = await readSkills(skills, previous);
     this.#stats.checks++;
 
@@ -633,13 +791,14 @@ class SkillSearchProcessor {
         substring,
         this.#enhanced,
       );
-      index = { substring, entries, metaMap: null, native, declaredDocuments, fullCheckAt };
+      index = { substring, entries, metaMap: null, native, declaredDocuments, fullCheckAt, stamp };
       this.#stats.builds++;
       this.#stats.lastBuildMs = performance.now() - buildStart;
     } else {
       // Same content, but keep the new snapshots so the next cheap check compares with them.
       index.entries = entries;
       index.fullCheckAt = fullCheckAt;
+      index.stamp = stamp;
     }
     // Descriptions come from list() like the reference's metaMap (a later duplicate wins).
     index.metaMap = new Map(list.map(s => [s.name, s]));
