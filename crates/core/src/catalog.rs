@@ -540,14 +540,24 @@ impl ToolCatalog {
     /// Without `inspect_all` at most `top_k` hits come back; with it, every candidate does.
     pub fn search(&self, query: &str, params: SearchParams) -> Vec<Hit> {
         match &self.ranker {
-            Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params),
-            Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
+            Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, true),
+            Ranker::Enhanced(index) => self.search_enhanced(index, query, params, true),
+        }
+    }
+
+    /// [`Self::search`] scoring every matching document (no dynamic pruning): the
+    /// reference the pruned search is tested against.
+    #[doc(hidden)]
+    pub fn search_exhaustive(&self, query: &str, params: SearchParams) -> Vec<Hit> {
+        match &self.ranker {
+            Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, false),
+            Ranker::Enhanced(index) => self.search_enhanced(index, query, params, false),
         }
     }
 
     /// Enhanced ranking; minScore applies to the enhanced score, and search still returns
     /// only tools whose id is their name, as in compatible mode.
-    fn search_enhanced(&self, index: &EnhancedIndex, query: &str, params: SearchParams) -> Vec<Hit> {
+    fn search_enhanced(&self, index: &EnhancedIndex, query: &str, params: SearchParams, _prune: bool) -> Vec<Hit> {
         let walk = |ranked: &[(u32, f64)]| {
             let mut hits = Vec::new();
             for &(slot, score) in ranked {
@@ -578,7 +588,7 @@ impl ToolCatalog {
         hits
     }
 
-    fn search_compatible(&self, vocab: &Vocab, index: &Bm25Index, query: &str, params: SearchParams) -> Vec<Hit> {
+    fn search_compatible(&self, vocab: &Vocab, index: &Bm25Index, query: &str, params: SearchParams, prune: bool) -> Vec<Hit> {
         if index.is_empty() {
             return Vec::new();
         }
@@ -588,7 +598,13 @@ impl ToolCatalog {
         }
         let terms: Vec<Option<u32>> = tokens.iter().map(|t| vocab.get(t)).collect();
         let limit = if params.inspect_all { index.len() } else { params.top_k.saturating_mul(2) };
-        let mut boosted = top_by_score(index.score(&terms), limit);
+        // The reference cuts at `topK * 2` before boosting; that cut is exactly the pruned
+        // top (same documents, order and scores), so only a filter needs every match.
+        let mut boosted = if prune && !params.inspect_all {
+            index.score_top(&terms, limit)
+        } else {
+            top_by_score(index.score(&terms), limit)
+        };
         for hit in &mut boosted {
             let entry = &self.entries[self.slot_entry[hit.slot as usize] as usize];
             let name = entry.name().to_lowercase();
