@@ -1,7 +1,8 @@
 //! Dynamic pruning against exhaustive scoring on realistic catalogs: every MetaTool query
 //! (21,041) against the MetaTool catalog replicated to several sizes (see
-//! `support/metatool.rs`), several topK, compatible and enhanced mode. Fails on the first
-//! difference in tools, order or score bits; prints timings.
+//! `support/metatool.rs`), several topK, compatible mode (enhanced mode has no pruning yet;
+//! its rows only time it). Fails on the first difference in tools, order or score bits;
+//! prints timings.
 //!
 //!     cargo run -p mastra-native-core --release --example pruning_diff [-- 199,1000,10000,100000]
 use std::time::{Duration, Instant};
@@ -48,22 +49,24 @@ fn main() {
                 let t = Instant::now();
                 let full: Vec<_> = queries.iter().map(|q| key(catalog.search_exhaustive(&q.text, params))).collect();
                 let full_time = t.elapsed();
-                for ((p, f), q) in pruned.iter().zip(&full).zip(&queries) {
-                    assert_eq!(p, f, "n={n} enhanced={enhanced} topK={top_k} query {:?}", q.text);
-                    compared += 1;
+                if !enhanced {
+                    for ((p, f), q) in pruned.iter().zip(&full).zip(&queries) {
+                        assert_eq!(p, f, "n={n} topK={top_k} query {:?}", q.text);
+                        compared += 1;
+                    }
                 }
                 let per = |d: Duration| d.as_secs_f64() * 1e6 / queries.len() as f64;
                 println!(
-                    "n={n:>6} {:<10} topK={top_k:<2} build {:>8.2} ms | mean per query: pruned {:>8.2} µs, exhaustive {:>8.2} µs ({:.1}×) | {} queries identical",
+                    "n={n:>6} {:<10} topK={top_k:<2} build {:>8.2} ms | mean per query: pruned {:>8.2} µs, exhaustive {:>8.2} µs ({:.1}×) | {}",
                     if enhanced { "enhanced" } else { "compatible" },
                     build.as_secs_f64() * 1e3,
                     per(pruned_time),
                     per(full_time),
                     per(full_time) / per(pruned_time),
-                    queries.len()
+                    if enhanced { "(no pruning: same path twice)".to_owned() } else { format!("{} queries identical", queries.len()) }
                 );
             }
         }
     }
-    println!("{compared} (query, catalog, topK, mode) searches: pruned == exhaustive in tools, order and score bits");
+    println!("{compared} (query, catalog size, topK) compatible-mode searches: pruned == exhaustive in tools, order and score bits");
 }

@@ -180,6 +180,10 @@ pub struct Bm25Index {
     /// was added since (NaN otherwise; removals only lower the true maximum).
     max_sat: Vec<f64>,
     sat_avgdl: f64,
+    /// Per slot: tf/(tf + k1(1 - b + b·len/avgdl)) for tf = 1 at `sat_avgdl` (the same
+    /// operations as [`saturation`], so scores computed from it are bit-identical); most
+    /// postings have tf 1, and this saves their two divisions.
+    one_tf: Vec<f64>,
     live: usize,
     total_len: u64,
 }
@@ -209,6 +213,7 @@ impl Bm25Index {
             min_len: Vec::new(),
             max_sat: Vec::new(),
             sat_avgdl: f64::NAN,
+            one_tf: Vec::new(),
             live: 0,
             total_len: 0,
         }
@@ -244,7 +249,9 @@ impl Bm25Index {
         let total_len: u64 = docs.iter().map(|d| u64::from(d.len)).sum();
         let (k1, b) = (1.5, 0.75);
         let sat_avgdl = if docs.is_empty() { f64::NAN } else { total_len as f64 / docs.len() as f64 };
+        let mut one_tf = Vec::with_capacity(docs.len());
         for (slot, doc) in docs.iter().enumerate() {
+            one_tf.push(saturation(1, doc.len, k1, b, sat_avgdl));
             let norm = k1 * (1.0 - b + b * (f64::from(doc.len) / sat_avgdl));
             for &(term, tf) in &doc.counts {
                 let t = term as usize;
@@ -267,6 +274,7 @@ impl Bm25Index {
             min_len,
             max_sat,
             sat_avgdl,
+            one_tf,
             live,
             total_len,
         }
@@ -345,13 +353,13 @@ impl Bm25Index {
             return Vec::new();
         }
         let avgdl = self.avgdl();
-        let (k1, b) = (self.k1, self.b);
         let expected = query_terms.iter().flatten().map(|&t| self.df(t)).max().unwrap_or(0);
         let mut out: Vec<Scored> = Vec::with_capacity(expected);
         POSITIONS.with(|cell| {
             // 1 + position of each touched slot in `out`; 0 = untouched. The buffer is reused
             // across searches (allocating it per search costs page faults on big catalogs)
             // and only the touched entries are reset afterwards.
+            let fast = self.one_tf_valid(avgdl);
             let mut position = cell.borrow_mut();
             if position.len() < self.docs.len() {
                 position.resize(self.docs.len(), 0);
@@ -364,7 +372,7 @@ impl Bm25Index {
                 let idf = self.idf(list.len());
                 // Posting lists hold live documents only (removal retains the others).
                 for p in list {
-                    let term_score = term_score(idf, p.tf, self.lens[p.slot as usize], k1, b, avgdl);
+                    let term_score = self.contribution(idf, *p, fast, avgdl);
                     let pos = &mut position[p.slot as usize];
                     if *pos == 0 {
                         out.push(Scored { slot: p.slot, score: 0.0 + term_score });
@@ -383,13 +391,20 @@ impl Bm25Index {
 }
 
 /// One query term's BM25 contribution to one document, with the reference's operations in
-/// the reference's order (every path that produces a returned score uses this).
+/// the reference's order (every path that produces a returned score uses this, or the
+/// precomputed [`saturation`] for tf 1, which is the same operations).
 #[inline(always)]
 fn term_score(idf: f64, tf: u32, len: u32, k1: f64, b: f64, avgdl: f64) -> f64 {
+    idf * saturation(tf, len, k1, b, avgdl)
+}
+
+/// `tf·(k1 + 1) / (tf + k1(1 - b + b·len/avgdl))`, as the reference computes it.
+#[inline(always)]
+fn saturation(tf: u32, len: u32, k1: f64, b: f64, avgdl: f64) -> f64 {
     let tf = f64::from(tf);
     let numerator = tf * (k1 + 1.0);
     let denominator = tf + k1 * (1.0 - b + b * (f64::from(len) / avgdl));
-    idf * (numerator / denominator)
+    numerator / denominator
 }
 
 impl Bm25Index {
@@ -461,6 +476,7 @@ impl Bm25Index {
         // `limit`-th best. Strict, so documents tying the threshold are still scored.
         let cannot = |bound: f64, theta: f64| bound * (1.0 + BOUND_MARGIN) < theta;
 
+        let fast = self.one_tf_valid(avgdl);
         PARTIAL.with(|cell| {
             let mut guard = cell.borrow_mut();
             let (partial, touched, scratch, bitmap) = &mut *guard;
@@ -483,7 +499,7 @@ impl Bm25Index {
                 let t = &terms[order[read]];
                 let mult = f64::from(t.mult);
                 for p in t.list {
-                    let ts = term_score(t.idf, p.tf, self.lens[p.slot as usize], k1, b, avgdl) * mult;
+                    let ts = self.contribution(t.idf, *p, fast, avgdl) * mult;
                     let acc = &mut partial[p.slot as usize];
                     if *acc == 0.0 {
                         touched.push(p.slot);
@@ -533,7 +549,7 @@ impl Bm25Index {
                 for c in candidates.iter_mut() {
                     cursor = gallop(t.list, cursor, c.0);
                     match t.list.get(cursor) {
-                        Some(p) if p.slot == c.0 => c.1 += term_score(t.idf, p.tf, self.lens[c.0 as usize], k1, b, avgdl) * mult,
+                        Some(p) if p.slot == c.0 => c.1 += self.contribution(t.idf, *p, fast, avgdl) * mult,
                         Some(_) => {}
                         None => break,
                     }
@@ -551,10 +567,9 @@ impl Bm25Index {
             let mut ranked: Vec<Ranked> = candidates
                 .iter()
                 .map(|&(d, _)| {
-                    let len = self.lens[d as usize];
                     for (u, t) in terms.iter().enumerate() {
                         contrib[u] = match t.list.binary_search_by_key(&d, |p| p.slot) {
-                            Ok(i) => term_score(t.idf, t.list[i].tf, len, k1, b, avgdl),
+                            Ok(i) => self.contribution(t.idf, t.list[i], fast, avgdl),
                             Err(_) => 0.0,
                         };
                     }
@@ -583,6 +598,22 @@ impl Bm25Index {
     /// An upper bound on `term`'s score in any document holding it: its score at the
     /// largest tf and the shortest document among its postings (the score grows with tf
     /// and falls with length); the caller adds the rounding margin.
+    /// Whether `one_tf` holds this average length's values.
+    #[inline]
+    fn one_tf_valid(&self, avgdl: f64) -> bool {
+        avgdl.to_bits() == self.sat_avgdl.to_bits() && self.one_tf.len() == self.lens.len()
+    }
+
+    /// [`term_score`] of a posting; `fast` = [`Self::one_tf_valid`].
+    #[inline(always)]
+    fn contribution(&self, idf: f64, p: Posting, fast: bool, avgdl: f64) -> f64 {
+        if fast && p.tf == 1 {
+            idf * self.one_tf[p.slot as usize]
+        } else {
+            term_score(idf, p.tf, self.lens[p.slot as usize], self.k1, self.b, avgdl)
+        }
+    }
+
     fn term_bound(&self, term: u32, idf: f64, avgdl: f64) -> f64 {
         let t = term as usize;
         let loose = term_score(idf, self.max_tf[t], self.min_len[t], self.k1, self.b, avgdl);
@@ -827,7 +858,15 @@ mod tests {
             }
             let batch = round % 2 == 0;
             if batch {
+                // the batch build's precomputed tf-1 values give the incremental build's bits
+                let mut incremental = Bm25Index::default();
+                for d in &built {
+                    incremental.add(d.clone());
+                }
                 index = Bm25Index::from_docs(built, vocab.len());
+                let all: Vec<Option<u32>> = (0..vocab.len() as u32).map(Some).collect();
+                let bits = |i: &Bm25Index| i.score(&all).iter().map(|s| (s.slot, s.score.to_bits())).collect::<Vec<_>>();
+                assert_eq!(bits(&index), bits(&incremental), "round {round}");
             } else {
                 for d in built {
                     index.add(d);

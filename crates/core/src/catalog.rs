@@ -541,23 +541,24 @@ impl ToolCatalog {
     pub fn search(&self, query: &str, params: SearchParams) -> Vec<Hit> {
         match &self.ranker {
             Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, true),
-            Ranker::Enhanced(index) => self.search_enhanced(index, query, params, true),
+            Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
         }
     }
 
     /// [`Self::search`] scoring every matching document (no dynamic pruning): the
-    /// reference the pruned search is tested against.
+    /// reference the pruned search is tested against. (Enhanced mode does not prune: both
+    /// are the same search there.)
     #[doc(hidden)]
     pub fn search_exhaustive(&self, query: &str, params: SearchParams) -> Vec<Hit> {
         match &self.ranker {
             Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, false),
-            Ranker::Enhanced(index) => self.search_enhanced(index, query, params, false),
+            Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
         }
     }
 
     /// Enhanced ranking; minScore applies to the enhanced score, and search still returns
     /// only tools whose id is their name, as in compatible mode.
-    fn search_enhanced(&self, index: &EnhancedIndex, query: &str, params: SearchParams, _prune: bool) -> Vec<Hit> {
+    fn search_enhanced(&self, index: &EnhancedIndex, query: &str, params: SearchParams) -> Vec<Hit> {
         let walk = |ranked: &[(u32, f64)]| {
             let mut hits = Vec::new();
             for &(slot, score) in ranked {
