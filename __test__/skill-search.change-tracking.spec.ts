@@ -1,6 +1,7 @@
-// Change tracking of Mastra's skills objects (issue 12 item 4): a re-check lists the skills
-// (skills.list(), ~120 ms at 1,000 skills) only after a refresh/addSkill/removeSkill on the
-// skills object, and every such change is seen at the next search, even within a request.
+// Change tracking of Mastra's skills objects (issue 12 item 4): a re-check reads the skills
+// (skills.list(), ~120 ms at 1,000 skills, and get() per skill) only after a refresh/addSkill/
+// removeSkill on the skills object, and every such change is seen at the next search, even
+// within a request; with nothing changed it makes no skills call.
 //
 // On every host of the matrix, the host's own processor and ours run on the SAME Workspace (so
 // the same skills object) and answer every query identically after each kind of change; the
@@ -68,11 +69,13 @@ describe.each(HOST_VERSIONS)('change tracking on host @mastra/core %s', (version
     cleanups.push(cleanup, () => ours.dispose(), () => theirs.dispose?.());
     const skills = ws.skills;
     const list = vi.spyOn(Object.getPrototypeOf(skills), 'list');
-    /** Ours' names for `query` and how many list() calls that step + search made. */
+    const get = vi.spyOn(Object.getPrototypeOf(skills), 'get');
+    /** Ours' names for `query` and how many list() and get() calls that step + search made. */
     const oursNames = async (query: string, stepNumber: number) => {
-      const before = list.mock.calls.length;
+      const lists = list.mock.calls.length;
+      const gets = get.mock.calls.length;
       const names = await namesOn(host, ours, query, stepNumber);
-      return { names, lists: list.mock.calls.length - before };
+      return { names, lists: list.mock.calls.length - lists, gets: get.mock.calls.length - gets };
     };
     /** Every query: ours (step `stepNumber`) answers what the host's processor answers. */
     const expectSameAsHost = async (stepNumber: number) => {
@@ -87,7 +90,8 @@ describe.each(HOST_VERSIONS)('change tracking on host @mastra/core %s', (version
   it('addSkill() of a new skill: the next search finds it (same request, no step 0), as the host does; then no list() while nothing changes', async () => {
     const { root, skills, ours, oursNames, expectSameAsHost } = setup();
     await expectSameAsHost(0);
-    expect((await oursNames('pipelines', 0)).lists).toBe(0);
+    // A new request with nothing changed: its re-check makes no skills call at all.
+    expect(await oursNames('pipelines', 0)).toEqual({ names: ['deployment'], lists: 0, gets: 0 });
 
     writeSkills(root, 'skills', [ZEBRA]);
     await skills.addSkill('skills/zebra-care');
@@ -97,11 +101,11 @@ describe.each(HOST_VERSIONS)('change tracking on host @mastra/core %s', (version
     await expectSameAsHost(1);
     expect(ours.getIndexStats()).toMatchObject({ skillCount: 5 });
 
-    // Unchanged since: later requests (even past the 5 s interval) re-check without list().
+    // Unchanged since: later requests (even past the 5 s interval) re-check without a call.
     const clock = shiftClock(PAST_FULL_CHECK_MS);
     try {
-      expect(await oursNames('stripes', 0)).toEqual({ names: ['zebra-care'], lists: 0 });
-      expect(await oursNames('pipelines', 0)).toEqual({ names: ['deployment'], lists: 0 });
+      expect(await oursNames('stripes', 0)).toEqual({ names: ['zebra-care'], lists: 0, gets: 0 });
+      expect(await oursNames('pipelines', 0)).toEqual({ names: ['deployment'], lists: 0, gets: 0 });
     } finally {
       clock.restore();
     }
@@ -147,7 +151,7 @@ describe.each(HOST_VERSIONS)('change tracking on host @mastra/core %s', (version
       expect(found.lists).toBe(1);
       expect(await namesOn(host, theirs, 'stripes', 0)).toEqual(['zebra-care']);
       // Nothing changed since: the next request lists nothing.
-      expect(await oursNames('stripes', 0)).toEqual({ names: ['zebra-care'], lists: 0 });
+      expect(await oursNames('stripes', 0)).toEqual({ names: ['zebra-care'], lists: 0, gets: 0 });
     } finally {
       clock.restore();
     }
@@ -289,10 +293,12 @@ describe('stand-in skills classes', () => {
     await skills.addSkill('gamma');
     expect(await names('stripes', 1)).toEqual(['gamma']);
     const lists = list.mock.calls.length;
+    const get = vi.spyOn(skills.constructor.prototype, 'get');
     const clock = shiftRootClock(PAST_FULL_CHECK_MS);
     try {
       expect(await names('stripes')).toEqual(['gamma']);
       expect(list.mock.calls.length).toBe(lists);
+      expect(get).not.toHaveBeenCalled();
     } finally {
       clock.restore();
     }

@@ -12,8 +12,8 @@
 // whenever offered: each scope (skills view) has its own native index, and a thread's loaded
 // skills are shown in a scope only when that scope's own get() returns the same instructions.
 // Freshness: Mastra's own skills objects are change-tracked (trackerOf below), so a re-check
-// lists the skills only after a refresh/addSkill/removeSkill; other skills objects keep the
-// per-skill get() check plus a full list() check at most every 5 s.
+// reads the skills only after a refresh/addSkill/removeSkill (and then at the next search);
+// other skills objects keep the per-skill get() check plus a full list() check every 5 s.
 //
 // `search.mode: 'enhanced'` (opt-in) swaps the index for a multilingual BM25F one with one
 // document per skill (name, description, SKILL.md body, references) and ranks load_skill's
@@ -227,8 +227,10 @@ const FULL_CHECK_INTERVAL_MS = 5000;
  * properties that call the prototype's method, return its result and rethrow its errors):
  * a call of a method that may change the catalog counts as a change when it starts and again
  * when it settles. A re-check that finds the count unchanged since its last full read knows no
- * skill was added, removed or re-parsed, so it needs no `skills.list()` (only the per-skill
- * get() check, which also sees which same-named skill wins).
+ * skill was added, removed or re-parsed (get() and list() would answer as then), so it makes
+ * no skills call at all; a changed count makes it read fully (list(), get() per skill).
+ * (Verified against every host's sources 1.58–1.71: the catalog map and its entries are
+ * written only by the first discovery, refresh, addSkill and removeSkill.)
  *
  * Calls that only read count as changes too while a change is in flight: on 1.58/1.59
  * `refresh()` clears the catalog first, and a read arriving meanwhile starts its own discovery,
@@ -371,12 +373,11 @@ async function getSkill(skills, lookup) {
 /**
  * Cheap re-check: whether re-getting every known skill returns what the last full read saw.
  * `references` is compared by identity (a new array means the skill was re-parsed), the
- * strings by value. Untracked, only usable when some skill has a `references` array to
- * witness a refresh: with none (no skills, or a store without arrays) a refresh could go
- * unseen. `witnessed`: the change tracker already saw that nothing was refreshed.
+ * strings by value. Only usable when some skill has a `references` array to witness a
+ * refresh: with none (no skills, or a store without arrays) a refresh could go unseen.
  */
-async function skillsUnchanged(skills, entries, witnessed) {
-  if (!witnessed && !entries.some(e => e.snapshot && Array.isArray(e.snapshot.references))) return false;
+async function skillsUnchanged(skills, entries) {
+  if (!entries.some(e => e.snapshot && Array.isArray(e.snapshot.references))) return false;
   const same = await Promise.all(
     entries.map(async e => {
       const now = snapshotOf(await getSkill(skills, e.lookup));
@@ -744,19 +745,19 @@ class SkillSearchProcessor {
     const previous = scope.index;
     const substring = this.#substringMode();
 
-    // Cheap path: the known skills are unchanged and no skill can have been added since the
-    // last full read: for a tracked Mastra skills object, no change since that read; otherwise
-    // that read is recent enough (a negative age means the wall clock went back: check fully).
+    // Cheap path. A tracked Mastra skills object: no change since the last full read (no
+    // skills call needed). Otherwise: the known skills re-get as before and that full read is
+    // recent enough (a negative age means the wall clock went back: check fully).
     const tracked = trackerTrusted(skills, scope.tracker);
     const sinceFullCheck = previous ? Date.now() - previous.fullCheckAt : NaN;
-    const nothingAdded = tracked
-      ? previous?.stamp === scope.tracker.changes
-      : sinceFullCheck >= 0 && sinceFullCheck < FULL_CHECK_INTERVAL_MS;
     if (
       previous &&
       previous.substring === substring &&
-      nothingAdded &&
-      (await skillsUnchanged(skills, previous.entries, tracked))
+      (tracked
+        ? previous.stamp === scope.tracker.changes
+        : sinceFullCheck >= 0 &&
+          sinceFullCheck < FULL_CHECK_INTERVAL_MS &&
+          (await skillsUnchanged(skills, previous.entries)))
     ) {
       this.#stats.checks++;
       scope.checkedGeneration = generation;
