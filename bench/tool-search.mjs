@@ -8,6 +8,7 @@ import { ToolSearchProcessor as Native } from '../index.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { median, percentile, printTable, time, rng } from './util.mjs';
+import * as realistic from './tool-search-realistic.mjs';
 
 const VOCAB = (
   'get set create update delete list search find send read write fetch sync export import schedule cancel ' +
@@ -138,6 +139,9 @@ export async function run({ quick = false } = {}) {
     rows.push({ name: 'search_tools p50, 100,000 tools (native only)', reference_ms: NaN, native_ms: r.searchP50, ratio: NaN });
     rows.push({ name: 'RSS added by a 100,000-tool processor (MB)', reference_ms: NaN, native_ms: r.rssMB, ratio: NaN, unit: 'MB' });
   }
+  // Realistic catalogs (MetaTool descriptions replicated with varied text, real queries) and
+  // the floor rows, next to the synthetic ones.
+  rows.push(...(await realistic.run({ quick })));
   return rows;
 }
 

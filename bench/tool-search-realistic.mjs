@@ -1,0 +1,241 @@
+// ToolSearchProcessor on realistic catalogs: the MetaTool (ToolE) tool descriptions in
+// data/metatool/, replicated with varied text to 10,000 and 100,000 tools, searched with the
+// set's real user queries (with their stopwords). @mastra/core 1.59.0 and ours in one process,
+// plus the "floor" rows: what reading every tool's strings and the meta-tool execute wrapper
+// alone cost in plain JavaScript.
+//
+// The catalogs are generated at bench time (nothing large is committed) by the same steps
+// and PRNG as crates/core/examples/support/metatool.rs, so `cargo run --release --example
+// pruning_diff` checks pruned == exhaustive on exactly these tools.
+//
+//   npm run build && node --expose-gc bench/tool-search-realistic.mjs [--quick]
+import { createTool } from '@mastra/core/tools';
+import { MessageList } from '@mastra/core/agent';
+import { RequestContext } from '@mastra/core/request-context';
+import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
+import { z } from 'zod';
+import { ToolSearchProcessor as Native } from '../index.mjs';
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { median, percentile, printTable, time, rng } from './util.mjs';
+
+const DATA = new URL('../data/metatool/', import.meta.url);
+const jsonl = (name) =>
+  readFileSync(new URL(name, DATA), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));
+
+export const baseTools = () => jsonl('tools.jsonl').map((t) => ({ id: t.id, description: t.description ?? '' }));
+export const metatoolQueries = () => jsonl('queries.jsonl').map((q) => q.query);
+
+const TAGS = ['eu', 'us', 'apac', 'v2', 'pro', 'lite', 'beta', 'mirror', 'dev', 'staging', 'sandbox', 'internal', 'partner', 'legacy', 'next', 'edge'];
+const QUALIFIERS = ['Official', 'Community', 'Lite', 'Pro', 'Enterprise', 'Beta', 'Legacy', 'Regional', 'Open-source', 'Experimental'];
+const TAILS = [
+  'Works with Slack and email.',
+  'Supports CSV and PDF export.',
+  'Available in English and Spanish.',
+  'Requires an API key.',
+  'Free tier available.',
+  'Updated daily.',
+  'For teams and enterprises.',
+  'Includes usage analytics.',
+  'Runs in the EU region.',
+  'Rate limited to 60 requests per minute.',
+  'Read-only access.',
+  'Sandbox data only.',
+  'Maintained by the community.',
+  'Syncs with Google Drive.',
+  'Mobile friendly.',
+  'Beta: results may vary.',
+];
+const SYNONYMS = new Map([
+  ['get', 'fetch'], ['find', 'search for'], ['search', 'look up'], ['create', 'make'], ['generate', 'produce'],
+  ['information', 'info'], ['data', 'details'], ['help', 'assist'], ['quickly', 'fast'], ['easily', 'simply'],
+  ['best', 'top'], ['online', 'on the web'], ['your', "the user's"], ['plan', 'organize'], ['explore', 'browse'],
+  ['discover', 'find'], ['personalized', 'tailored'], ['latest', 'newest'], ['news', 'headlines'], ['recipes', 'dishes'],
+  ['travel', 'trips'], ['products', 'items'], ['shop', 'buy'], ['learn', 'study'], ['music', 'songs'],
+  ['movies', 'films'], ['jobs', 'positions'], ['free', 'no-cost'], ['real-time', 'live'], ['and', '&'],
+]);
+
+/**
+ * `n` {id, description}: the base tools, then copies with an id tag and, by chance, a dropped
+ * word, synonyms, a qualifier, a boilerplate tail and a phrase borrowed from another tool.
+ */
+export function replicate(base, n, seed = 42) {
+  const r = rng(seed);
+  const below = (k) => Math.floor(r() * k);
+  const out = [];
+  for (let j = 0; j < n; j++) {
+    const b = base[j % base.length];
+    const copy = Math.floor(j / base.length);
+    if (copy === 0) {
+      out.push(b);
+      continue;
+    }
+    const id = `${b.id}_${TAGS[copy % TAGS.length]}${Math.floor(copy / TAGS.length)}`;
+    const words = b.description.split(' ');
+    if (words.length > 3 && r() < 0.25) words.splice(below(words.length), 1);
+    for (let i = 0; i < words.length; i++) {
+      const to = SYNONYMS.get(words[i].toLowerCase());
+      if (to !== undefined && r() < 0.3) words[i] = to;
+    }
+    let description = '';
+    if (r() < 0.3) description += QUALIFIERS[below(QUALIFIERS.length)] + ': ';
+    description += words.join(' ');
+    if (r() < 0.6) description += ' ' + TAILS[below(TAILS.length)];
+    if (r() < 0.35) {
+      const other = base[below(base.length)].description.split(' ');
+      const span = 3 + below(4);
+      const start = below(Math.max(other.length - span, 1));
+      description += ' Similar to: ' + other.slice(start, Math.min(start + span, other.length)).join(' ');
+    }
+    out.push({ id, description });
+  }
+  return out;
+}
+
+/** The replicated catalog as Mastra tools, keyed by id. */
+export function realisticTools(n, seed = 42) {
+  const tools = {};
+  for (const { id, description } of replicate(baseTools(), n, seed)) {
+    tools[id] = createTool({ id, description, execute: async () => ({ id }) });
+  }
+  return tools;
+}
+
+/** Every `stride`-th MetaTool query, starting at `offset`. */
+function sampleQueries(count, offset = 0) {
+  const all = metatoolQueries();
+  const stride = Math.max(1, Math.floor(all.length / count));
+  return Array.from({ length: count }, (_, i) => all[(offset + i * stride) % all.length]);
+}
+
+function stepArgs(tools = {}, threadId = 'bench') {
+  const requestContext = new RequestContext();
+  requestContext.set('mastra__threadId', threadId);
+  return { tools, messageList: new MessageList({ threadId, resourceId: 'r' }), requestContext, messages: [], stepNumber: 0 };
+}
+
+async function searchP50(P, tools, qs, options = {}) {
+  const p = new P({ tools, ...options });
+  const { tools: t } = await p.processInputStep(stepArgs());
+  for (const q of qs.slice(0, 20)) await t.search_tools.execute({ query: q }, {}); // warm up
+  const samples = [];
+  for (const q of qs) samples.push(await time(() => t.search_tools.execute({ query: q }, {})));
+  p.dispose?.();
+  return { p50: median(samples), p95: percentile(samples, 95) };
+}
+
+async function constructMs(P, tools, runs, options = {}) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    global.gc?.();
+    samples.push(await time(() => new P({ tools, ...options }).dispose?.()));
+  }
+  return median(samples);
+}
+
+/** Floor: reading every tool's id and description in plain JavaScript (no native call). */
+function readFloorMs(tools, runs) {
+  const samples = [];
+  let sink = 0;
+  for (let i = 0; i < runs; i++) {
+    global.gc?.();
+    const t0 = performance.now();
+    const ids = [];
+    const descriptions = [];
+    for (const [key, tool] of Object.entries(tools)) {
+      ids.push(typeof tool.id === 'string' ? tool.id : key);
+      descriptions.push(typeof tool.description === 'string' ? tool.description : '');
+    }
+    sink += ids.length + descriptions.length;
+    samples.push(performance.now() - t0);
+  }
+  if (sink < 0) console.log(sink);
+  return median(samples);
+}
+
+/** Floor: a search_tools-shaped tool whose execute does nothing (Mastra's wrapper + schema). */
+async function wrapperFloorP50(qs) {
+  const tool = createTool({
+    id: 'search_tools',
+    description: 'floor',
+    inputSchema: z.object({ query: z.string() }),
+    outputSchema: z.object({ results: z.array(z.object({ name: z.string(), description: z.string(), score: z.number() })) }),
+    execute: async () => ({ results: [] }),
+  });
+  for (const q of qs.slice(0, 20)) await tool.execute({ query: q }, {});
+  const samples = [];
+  for (const q of qs) samples.push(await time(() => tool.execute({ query: q }, {})));
+  return median(samples);
+}
+
+export async function run({ quick = false } = {}) {
+  const rows = [];
+  const n = 10_000;
+  const tools = realisticTools(n);
+  const qs = sampleQueries(quick ? 300 : 2000);
+
+  const readFloor = readFloorMs(tools, quick ? 3 : 7);
+  rows.push({ name: 'floor: read id + description of 10,000 tools (plain JS)', reference_ms: NaN, native_ms: readFloor, ratio: NaN });
+  const wrapper = await wrapperFloorP50(qs.slice(0, 500));
+  rows.push({ name: 'floor: search_tools execute wrapper alone (no-op execute)', reference_ms: NaN, native_ms: wrapper, ratio: NaN });
+
+  await constructMs(Native, tools, 2);
+  const refCtor = await constructMs(Reference, tools, quick ? 1 : 3);
+  const ourCtor = await constructMs(Native, tools, quick ? 5 : 11);
+  rows.push({ name: 'construct, 10,000 realistic tools', reference_ms: refCtor, native_ms: ourCtor, ratio: refCtor / ourCtor });
+  const ourEnhancedCtor = await constructMs(Native, tools, quick ? 3 : 7, { search: { mode: 'enhanced' } });
+  rows.push({ name: "construct, 10,000 realistic tools, mode 'enhanced'", reference_ms: refCtor, native_ms: ourEnhancedCtor, ratio: refCtor / ourEnhancedCtor });
+
+  const ref = await searchP50(Reference, tools, qs.slice(0, quick ? 40 : 200));
+  const ours = await searchP50(Native, tools, qs);
+  rows.push({ name: 'search_tools p50, 10,000 realistic tools, MetaTool queries', reference_ms: ref.p50, native_ms: ours.p50, ratio: ref.p50 / ours.p50 });
+  const enhanced = await searchP50(Native, tools, qs, { search: { mode: 'enhanced' } });
+  rows.push({ name: "search_tools p50, 10,000 realistic tools, mode 'enhanced'", reference_ms: ref.p50, native_ms: enhanced.p50, ratio: ref.p50 / enhanced.p50 });
+  rows.push({ name: 'search_tools p95, 10,000 realistic tools', reference_ms: ref.p95, native_ms: ours.p95, ratio: ref.p95 / ours.p95 });
+
+  if (!quick) {
+    const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--100k'], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`100k benchmark failed: ${child.stderr}`);
+    const r = JSON.parse(child.stdout.trim().split('\n').pop());
+    rows.push({ name: 'floor: read id + description of 100,000 tools (plain JS)', reference_ms: NaN, native_ms: r.readFloor, ratio: NaN });
+    rows.push({ name: 'construct, 100,000 realistic tools (native only)', reference_ms: NaN, native_ms: r.constructMs, ratio: NaN });
+    rows.push({ name: 'search_tools p50, 100,000 realistic tools (native only)', reference_ms: NaN, native_ms: r.searchP50, ratio: NaN });
+    rows.push({ name: "search_tools p50, 100,000 realistic tools, mode 'enhanced' (native only)", reference_ms: NaN, native_ms: r.enhancedP50, ratio: NaN });
+    rows.push({ name: 'RSS added by a 100,000-realistic-tool processor (MB)', reference_ms: NaN, native_ms: r.rssMB, ratio: NaN, unit: 'MB' });
+  }
+  return rows;
+}
+
+/** 100,000 tools, in a fresh process so the RSS figure is this processor's alone. */
+async function hundredThousand() {
+  const tools = realisticTools(100_000);
+  const readFloor = readFloorMs(tools, 5);
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const p = new Native({ tools });
+  const constructMs = performance.now() - t0;
+  global.gc?.();
+  const rssMB = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+  const qs = sampleQueries(2000, 1);
+  const { tools: t } = await p.processInputStep(stepArgs());
+  for (const q of qs.slice(0, 20)) await t.search_tools.execute({ query: q }, {});
+  const samples = [];
+  for (const q of qs) samples.push(await time(() => t.search_tools.execute({ query: q }, {})));
+  p.dispose();
+  const enhanced = await searchP50(Native, tools, qs.slice(0, 1000), { search: { mode: 'enhanced' } });
+  return { readFloor, constructMs, searchP50: median(samples), enhancedP50: enhanced.p50, rssMB };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--100k')) {
+    console.log(JSON.stringify(await hundredThousand()));
+  } else {
+    const rows = await run({ quick: process.argv.includes('--quick') });
+    printTable('ToolSearchProcessor, realistic catalogs (MetaTool descriptions and queries)', rows);
+  }
+}
