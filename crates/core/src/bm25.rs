@@ -423,6 +423,13 @@ impl Bm25Index {
     /// arithmetic added in query-token order — and ranked by (score, first query token
     /// matched, slot), the exhaustive path's stable-sort order.
     pub fn score_top(&self, query_terms: &[Option<u32>], limit: usize) -> Vec<Scored> {
+        self.score_top_from(query_terms, limit, PRUNE_MIN_POSTINGS)
+    }
+
+    /// [`Self::score_top`], pruning only when the query's lists hold more than
+    /// `min_postings` postings (and more than 4·limit); tests force pruning with 0.
+    #[doc(hidden)]
+    pub fn score_top_from(&self, query_terms: &[Option<u32>], limit: usize, min_postings: usize) -> Vec<Scored> {
         if self.live == 0 || limit == 0 {
             return Vec::new();
         }
@@ -459,7 +466,7 @@ impl Bm25Index {
             return Vec::new();
         }
         // Small problems: scoring everything is as cheap as the bookkeeping.
-        if total <= limit.saturating_mul(4).max(PRUNE_MIN_POSTINGS) || terms.len() == 1 {
+        if total <= limit.saturating_mul(4).max(min_postings) || terms.len() == 1 {
             return top_by_score(self.score(query_terms), limit);
         }
         for t in &mut terms {
@@ -636,8 +643,9 @@ fn kth_largest(touched: &[u32], partial: &[f64], scratch: &mut Vec<f64>, k: usiz
 
 /// Queries longer than this (in tokens) are scored exhaustively.
 const MAX_PRUNED_QUERY_TOKENS: usize = 256;
-/// Queries whose lists hold at most this many postings are scored exhaustively.
-const PRUNE_MIN_POSTINGS: usize = 512;
+/// Queries whose lists hold at most this many postings are scored exhaustively: below
+/// that (catalogs of up to about a thousand tools) the bookkeeping costs more than it saves.
+const PRUNE_MIN_POSTINGS: usize = 4096;
 /// Relative slack on upper bounds, far above the rounding of a sum of a few hundred terms.
 const BOUND_MARGIN: f64 = 1e-9;
 
@@ -891,7 +899,7 @@ mod tests {
                     .collect();
                 for limit in [1, 2, 10, 65, 200] {
                     let exhaustive = top_by_score(index.score(&terms), limit);
-                    let pruned = index.score_top(&terms, limit);
+                    let pruned = index.score_top_from(&terms, limit, 0);
                     assert_eq!(pruned.len(), exhaustive.len(), "round {round} limit {limit}");
                     for (p, e) in pruned.iter().zip(&exhaustive) {
                         assert_eq!((p.slot, p.score.to_bits()), (e.slot, e.score.to_bits()), "round {round} limit {limit}");
