@@ -491,14 +491,46 @@ impl Bm25Index {
                 partial.resize(self.docs.len(), 0.0);
             }
             touched.clear();
+            // A document's exact score (the exhaustive path's: every term looked up, 0 + each
+            // matching token's score in query order) and its first matching query token.
+            let mut contrib = vec![0.0f64; terms.len()];
+            let mut exact = |d: u32| {
+                for (u, t) in terms.iter().enumerate() {
+                    contrib[u] = match t.list.binary_search_by_key(&d, |p| p.slot) {
+                        Ok(i) => self.contribution(t.idf, t.list[i], fast, avgdl),
+                        Err(_) => 0.0,
+                    };
+                }
+                let mut score = 0.0f64;
+                let mut first = u32::MAX;
+                for &u in &seq {
+                    let x = contrib[u as usize];
+                    if x != 0.0 {
+                        score += x;
+                        first = first.min(terms[u as usize].first);
+                    }
+                }
+                Ranked { score, first, slot: d }
+            };
             // Phase 1: whole lists, highest bounds first, until unseen documents cannot make it.
-            let mut max_partial = 0.0f64;
+            // The threshold: the lowest exact score among the `limit` documents with the best
+            // partial scores — `limit` documents score at least that, so a document bounded
+            // below it cannot make the result. (Taken a few times: partial scores are a poor
+            // guide early on, the exact scores of their leaders a good one.)
             let mut theta = f64::NEG_INFINITY;
             let mut read = 0usize;
+            let mut thresholds = 0;
+            let mut leaders: Vec<(f64, u32)> = Vec::new();
             while read < order.len() {
-                // (cheap test first: the threshold is at most the best partial score)
-                if touched.len() >= limit && cannot(rest[read], max_partial) {
-                    theta = kth_largest(touched, partial, scratch, limit) * (1.0 - BOUND_MARGIN);
+                if touched.len() >= limit {
+                    if thresholds < MAX_THRESHOLDS && !cannot(rest[read], theta) {
+                        thresholds += 1;
+                        leaders.clear();
+                        leaders.extend(touched.iter().map(|&d| (partial[d as usize], d)));
+                        leaders.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
+                        let lowest = leaders[..limit].iter().map(|&(_, d)| exact(d).score).fold(f64::INFINITY, f64::min);
+                        theta = theta.max(lowest * (1.0 - BOUND_MARGIN));
+                    }
                     if cannot(rest[read], theta) {
                         break;
                     }
@@ -512,7 +544,6 @@ impl Bm25Index {
                         touched.push(p.slot);
                     }
                     *acc += ts;
-                    max_partial = max_partial.max(*acc);
                 }
                 read += 1;
             }
@@ -569,30 +600,8 @@ impl Bm25Index {
                     candidates.retain(|c| !cannot(c.1 + rest[i + 1], theta));
                 }
             }
-            // The survivors, scored exactly: every term looked up, added in query order.
-            let mut contrib = vec![0.0f64; terms.len()];
-            let mut ranked: Vec<Ranked> = candidates
-                .iter()
-                .map(|&(d, _)| {
-                    for (u, t) in terms.iter().enumerate() {
-                        contrib[u] = match t.list.binary_search_by_key(&d, |p| p.slot) {
-                            Ok(i) => self.contribution(t.idf, t.list[i], fast, avgdl),
-                            Err(_) => 0.0,
-                        };
-                    }
-                    // the exhaustive path's sum: 0 + each matching token's score, in query order
-                    let mut score = 0.0f64;
-                    let mut first = u32::MAX;
-                    for &u in &seq {
-                        let x = contrib[u as usize];
-                        if x != 0.0 {
-                            score += x;
-                            first = first.min(terms[u as usize].first);
-                        }
-                    }
-                    Ranked { score, first, slot: d }
-                })
-                .collect();
+            // The survivors, scored exactly.
+            let mut ranked: Vec<Ranked> = candidates.iter().map(|&(d, _)| exact(d)).collect();
             if limit < ranked.len() {
                 ranked.select_nth_unstable(limit - 1);
                 ranked.truncate(limit);
@@ -633,19 +642,14 @@ impl Bm25Index {
     }
 }
 
-/// The `k`-th largest of `partial[d]` over `touched` (`touched.len() >= k >= 1`).
-fn kth_largest(touched: &[u32], partial: &[f64], scratch: &mut Vec<f64>, k: usize) -> f64 {
-    scratch.clear();
-    scratch.extend(touched.iter().map(|&d| partial[d as usize]));
-    let (_, kth, _) = scratch.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
-    *kth
-}
 
 /// Queries longer than this (in tokens) are scored exhaustively.
 const MAX_PRUNED_QUERY_TOKENS: usize = 256;
 /// Queries whose lists hold at most this many postings are scored exhaustively: below
 /// that (catalogs of up to about a thousand tools) the bookkeeping costs more than it saves.
 const PRUNE_MIN_POSTINGS: usize = 4096;
+/// How many times phase 1 of [`Bm25Index::score_top`] takes an exact-score threshold.
+const MAX_THRESHOLDS: usize = 3;
 /// Relative slack on upper bounds, far above the rounding of a sum of a few hundred terms.
 const BOUND_MARGIN: f64 = 1e-9;
 
