@@ -5,6 +5,7 @@
 //! prints timings.
 //!
 //!     cargo run -p mastra-native-core --release --example pruning_diff [-- 199,1000,10000,100000]
+//!     cargo run -p mastra-native-core --release --example pruning_diff -- --print 5000   # the catalog
 use std::time::{Duration, Instant};
 
 use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
@@ -23,9 +24,17 @@ fn entries(tools: &[metatool::Tool]) -> Vec<ToolEntry> {
 fn main() {
     let sizes: Vec<usize> = std::env::args()
         .nth(1)
+        .filter(|a| a != "--print")
         .map(|s| s.split(',').map(|x| x.parse().expect("size")).collect())
         .unwrap_or_else(|| vec![199, 1_000, 10_000, 100_000]);
     let (base, queries) = metatool::load();
+    if let Some(n) = std::env::args().position(|a| a == "--print").and_then(|i| std::env::args().nth(i + 1)) {
+        // the replicated catalog as JSON lines, to compare with bench/tool-search-realistic.mjs
+        for t in metatool::replicate(&base, n.parse().expect("count"), 42) {
+            println!("{}", serde_json::json!({ "id": t.id, "description": t.description }));
+        }
+        return;
+    }
     let mut compared = 0usize;
     for &n in &sizes {
         let tools = metatool::replicate(&base, n, 42);
