@@ -643,16 +643,27 @@ function resolveLazyJson(scratch, encoder, hasStep, written) {
   let resolved = true;
   while (cursor < written) {
     const segmentCount = ints[cursor++];
-    for (let k = 0; k < segmentCount; k++, cursor++) {
-      const ref = ints[cursor];
-      if (ref > LAZY_JSON) continue;
-      const lazy = LAZY_JSON - ref;
-      const segment = encoder.jsonSegment(encoder.lazyArrays[lazy]);
-      // Either way the tape now holds the answer, so a second decision needs no lazy ref here.
-      scratch.tape[encoder.lazyArrayNodes[lazy] * NODE_STRIDE + 3] = segment;
-      if (segment === -1) resolved = false;
-      else ints[cursor] = segment;
-    }
+    if (!resolveLazySegments(ints, cursor, segmentCount, scratch, encoder)) resolved = false;
+    cursor += segmentCount;
+  }
+  return resolved;
+}
+
+/**
+ * Resolves the lazy JSON refs among the `count` segment refs at `ints[cursor…]` in place;
+ * false when one of them has no JSON form (every ref is still visited).
+ */
+function resolveLazySegments(ints, cursor, count, scratch, encoder) {
+  let resolved = true;
+  for (let end = cursor + count; cursor < end; cursor++) {
+    const ref = ints[cursor];
+    if (ref > LAZY_JSON) continue;
+    const lazy = LAZY_JSON - ref;
+    const segment = encoder.jsonSegment(encoder.lazyArrays[lazy]);
+    // Either way the tape now holds the answer, so a second decision needs no lazy ref here.
+    scratch.tape[encoder.lazyArrayNodes[lazy] * NODE_STRIDE + 3] = segment;
+    if (segment === -1) resolved = false;
+    else ints[cursor] = segment;
   }
   return resolved;
 }
@@ -881,15 +892,8 @@ function resolvePromptLazyJson(scratch, encoder, hasStep, written) {
   while (cursor < written) {
     cursor++; // source part
     const segmentCount = ints[cursor++];
-    for (let k = 0; k < segmentCount; k++, cursor++) {
-      const ref = ints[cursor];
-      if (ref > LAZY_JSON) continue;
-      const lazy = LAZY_JSON - ref;
-      const segment = encoder.jsonSegment(encoder.lazyArrays[lazy]);
-      scratch.tape[encoder.lazyArrayNodes[lazy] * NODE_STRIDE + 3] = segment;
-      if (segment === -1) resolved = false;
-      else ints[cursor] = segment;
-    }
+    if (!resolveLazySegments(ints, cursor, segmentCount, scratch, encoder)) resolved = false;
+    cursor += segmentCount;
   }
   return resolved;
 }
