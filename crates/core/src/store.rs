@@ -124,6 +124,7 @@ impl InMemoryStore {
 
     pub fn clear_all(&self) {
         self.threads.clear();
+        self.threads.shrink_to_fit();
     }
 
     /// Evicts threads idle for more than `ttl_ms`; returns how many. `ttl_ms <= 0` disables.
@@ -138,7 +139,13 @@ impl InMemoryStore {
         }
         let before = self.threads.len();
         self.threads.retain(|_, s| (now - s.last_accessed).partial_cmp(&ttl_ms) != Some(std::cmp::Ordering::Greater));
-        before - self.threads.len()
+        let after = self.threads.len();
+        // `retain` never shrinks the table: after a sweep that emptied most of it, give the
+        // memory back so a burst of short-lived threads does not pin its peak size.
+        if after < before && after.saturating_mul(4) < self.threads.capacity() {
+            self.threads.shrink_to_fit();
+        }
+        before - after
     }
 
     pub fn stats(&self) -> StateStats {
@@ -204,6 +211,7 @@ impl SupplementalStore {
 
     pub fn clear_all(&self) {
         self.threads.clear();
+        self.threads.shrink_to_fit();
     }
 
     pub fn thread_count(&self) -> usize {
@@ -287,6 +295,19 @@ mod tests {
         assert_eq!(s.cleanup_at(0.0, t + 1e9), 0, "ttl 0 disables cleanup");
         assert_eq!(s.cleanup_at(50.0, t + 51.0), 1);
         assert_eq!(s.thread_count(), 0);
+    }
+
+    #[test]
+    fn a_sweep_that_empties_most_of_the_map_gives_its_memory_back() {
+        let s = InMemoryStore::new();
+        for i in 0..20_000 {
+            s.add_loaded(&format!("t{i}"), &["x"]);
+        }
+        let peak = s.threads.capacity();
+        assert_eq!(s.cleanup_at(1.0, now_ms() + 1e6), 20_000);
+        assert!(s.threads.capacity() < peak / 4, "capacity {} after the sweep, {} at the peak", s.threads.capacity(), peak);
+        s.add_loaded("next", &["y"]);
+        assert_eq!(s.loaded_names("next"), vec!["y".to_string()]);
     }
 
     #[test]
