@@ -4,25 +4,10 @@
 // (cleanupNow(), what the store's cleanup timer calls, every 10,000 threads) evicts it.
 // Asserts: every sweep evicts exactly the threads since the last one, nothing is left at the
 // end, and RSS/heap stay flat over the whole run (measured ~16 s for the million threads).
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** Runs node with `args` asynchronously (a long spawnSync would block the test worker's RPC). */
-function runNode(args: string[], timeout: number): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: join(__dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal, stdout, stderr });
-    });
-  });
-}
+import { runNode } from './support/run-node';
 
 const THREADS = 1_000_000;
 const SWEEP_EVERY = 10_000;

@@ -4,25 +4,10 @@
 // middle of their work leave the process healthy; repeated create/terminate cycles neither crash
 // nor grow. Everything runs in a child process so that unloading the addon at exit is checked too
 // (exit status 0, nothing on stderr).
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** Runs node with `args` asynchronously (a long spawnSync would block the test worker's RPC). */
-function runNode(args: string[], timeout: number): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: join(__dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal, stdout, stderr });
-    });
-  });
-}
+import { runNode } from './support/run-node';
 
 const CYCLES = 20;
 const PER_CYCLE = 2;
