@@ -8,14 +8,14 @@
 //   STEPS=5000 node bench/stores-processor.mjs
 //
 // bench/run-all.mjs runs it only when redis-server is on PATH.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './util.mjs';
+import { startServer } from './redis-server.mjs';
 
 const require = createRequire(import.meta.url);
 const { ToolSearchProcessor, SkillSearchProcessor, redisStore } = require('../index.js');
@@ -33,43 +33,6 @@ const LOADED_PER_THREAD = 3;
 export function hasRedisServer() {
   const r = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
   return r.status === 0;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mnp-bench-redis-'));
-  const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
-  const stop = () => {
-    proc.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.on('exit', stop);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const ok = await new Promise((resolve) => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) return { url: `redis://127.0.0.1:${port}`, stop };
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('redis-server did not start');
 }
 
 function contextFor(thread) {

@@ -8,13 +8,9 @@
 //   STEPS=5000 node bench/stores.mjs
 //
 // Needs redis-server on PATH (Debian: apt-get install redis-server) unless REDIS_URL is set.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { percentile } from './util.mjs';
+import { startServer } from './redis-server.mjs';
 
 const require = createRequire(import.meta.url);
 const { redisStore } = require('../js/stores/redis.js');
@@ -26,43 +22,6 @@ const IORedis = require('ioredis');
 const STEPS = Number(process.env.STEPS ?? 3000);
 const THREADS = 1000;
 const WARMUP = 300;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mnp-bench-redis-'));
-  const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
-  const stop = () => {
-    proc.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.on('exit', stop);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const ok = await new Promise((resolve) => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) return { url: `redis://127.0.0.1:${port}`, port, stop };
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('redis-server did not start');
-}
 
 async function measure(store) {
   // 1,000 threads with 5 names each, like conversations a few tools in.
