@@ -153,11 +153,13 @@ impl TermCounts {
     }
 }
 
-/// One posting: a document slot and the term's frequency in it.
+/// One posting: a document slot and its shape — the (tf, document length) pair, an index
+/// into [`Bm25Index::shapes`]. Catalogs have few distinct shapes, so a term's saturation
+/// in a document is one lookup in a small table instead of two divisions.
 #[derive(Debug, Clone, Copy)]
 struct Posting {
     slot: u32,
-    tf: u32,
+    shape: u32,
 }
 
 /// BM25 index. Documents live in slots; a removed document leaves its slot empty.
@@ -165,8 +167,17 @@ struct Posting {
 pub struct Bm25Index {
     k1: f64,
     b: f64,
-    docs: Vec<Option<TermCounts>>,
-    /// Token count per slot (0 once removed), dense so scoring stays in cache.
+    /// The forward index: per slot, its (term, shape) pairs in first-occurrence order at
+    /// `fwd[fwd_start[slot]..fwd_start[slot + 1]]` (emptied when removed). Exact scores of
+    /// the few documents that can make the top are computed from it.
+    fwd: Vec<(u32, u32)>,
+    fwd_start: Vec<u32>,
+    alive: Vec<bool>,
+    /// Per slot: a two-bit-per-term filter of its terms (a clear bit proves a term absent).
+    sig: Vec<u128>,
+    /// Per slot: [`saturation`] at tf 1 and `sat_avgdl`, for per-document score bounds.
+    one_sat: Vec<f64>,
+    /// Token count per slot (0 once removed).
     lens: Vec<u32>,
     postings: Vec<Vec<Posting>>,
     /// Per term: the largest tf and the shortest document length among its postings (ever;
@@ -180,10 +191,13 @@ pub struct Bm25Index {
     /// was added since (NaN otherwise; removals only lower the true maximum).
     max_sat: Vec<f64>,
     sat_avgdl: f64,
-    /// Per slot: tf/(tf + k1(1 - b + b·len/avgdl)) for tf = 1 at `sat_avgdl` (the same
-    /// operations as [`saturation`], so scores computed from it are bit-identical); most
-    /// postings have tf 1, and this saves their two divisions.
-    one_tf: Vec<f64>,
+    /// Distinct (tf, document length) pairs of the postings, and where each one is.
+    shapes: Vec<(u32, u32)>,
+    shape_ids: HashMap<u64, u32>,
+    /// Per shape: [`saturation`] at `sat_avgdl` (the same operations, so scores computed
+    /// from it are bit-identical); stale (shorter than `shapes`, or another average
+    /// length) after a document is added or removed until [`Self::refresh_saturation`].
+    shape_sat: Vec<f64>,
     live: usize,
     total_len: u64,
 }
@@ -206,14 +220,20 @@ impl Bm25Index {
         Self {
             k1,
             b,
-            docs: Vec::new(),
+            fwd: Vec::new(),
+            fwd_start: vec![0],
+            alive: Vec::new(),
+            sig: Vec::new(),
+            one_sat: Vec::new(),
             lens: Vec::new(),
             postings: Vec::new(),
             max_tf: Vec::new(),
             min_len: Vec::new(),
             max_sat: Vec::new(),
             sat_avgdl: f64::NAN,
-            one_tf: Vec::new(),
+            shapes: Vec::new(),
+            shape_ids: HashMap::default(),
+            shape_sat: Vec::new(),
             live: 0,
             total_len: 0,
         }
@@ -249,47 +269,84 @@ impl Bm25Index {
         let total_len: u64 = docs.iter().map(|d| u64::from(d.len)).sum();
         let (k1, b) = (1.5, 0.75);
         let sat_avgdl = if docs.is_empty() { f64::NAN } else { total_len as f64 / docs.len() as f64 };
-        let mut one_tf = Vec::with_capacity(docs.len());
+        let mut shapes = Vec::new();
+        let mut shape_ids = HashMap::default();
+        let fwd_len: usize = docs.iter().map(|d| d.counts.len()).sum();
+        let mut fwd = Vec::with_capacity(fwd_len);
+        let mut fwd_start = Vec::with_capacity(docs.len() + 1);
+        let mut sig = Vec::with_capacity(docs.len());
+        fwd_start.push(0u32);
         for (slot, doc) in docs.iter().enumerate() {
-            one_tf.push(saturation(1, doc.len, k1, b, sat_avgdl));
             let norm = k1 * (1.0 - b + b * (f64::from(doc.len) / sat_avgdl));
+            let mut bits = 0u128;
             for &(term, tf) in &doc.counts {
                 let t = term as usize;
-                postings[t].push(Posting { slot: slot as u32, tf });
+                let shape = shape_id(&mut shapes, &mut shape_ids, tf, doc.len);
+                postings[t].push(Posting { slot: slot as u32, shape });
+                fwd.push((term, shape));
+                bits |= term_bits(term);
                 max_tf[t] = max_tf[t].max(tf);
                 min_len[t] = min_len[t].min(doc.len);
                 let tf = f64::from(tf);
                 max_sat[t] = max_sat[t].max(tf / (tf + norm));
             }
+            fwd_start.push(fwd.len() as u32);
+            sig.push(bits);
         }
         let live = docs.len();
-        let lens = docs.iter().map(|d| d.len).collect();
+        let lens: Vec<u32> = docs.iter().map(|d| d.len).collect();
+        let shape_sat = shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, sat_avgdl)).collect();
+        let one_sat = lens.iter().map(|&len| saturation(1, len, k1, b, sat_avgdl)).collect();
         Self {
             k1,
             b,
-            docs: docs.into_iter().map(Some).collect(),
+            fwd,
+            fwd_start,
+            alive: vec![true; live],
+            sig,
+            one_sat,
             lens,
             postings,
             max_tf,
             min_len,
             max_sat,
             sat_avgdl,
-            one_tf,
+            shapes,
+            shape_ids,
+            shape_sat,
             live,
             total_len,
         }
     }
 
     /// Term counts of a live document.
-    pub fn doc(&self, slot: u32) -> Option<&TermCounts> {
-        self.docs.get(slot as usize).and_then(|d| d.as_ref())
+    pub fn doc(&self, slot: u32) -> Option<TermCounts> {
+        let s = slot as usize;
+        if !self.alive.get(s).copied().unwrap_or(false) {
+            return None;
+        }
+        let counts = self.forward(slot).iter().map(|&(term, shape)| (term, self.shapes[shape as usize].0)).collect();
+        Some(TermCounts { counts, len: self.lens[s] })
+    }
+
+    /// The (term, shape) pairs of a slot (empty once removed).
+    #[inline]
+    fn forward(&self, slot: u32) -> &[(u32, u32)] {
+        let s = slot as usize;
+        &self.fwd[self.fwd_start[s] as usize..self.fwd_start[s + 1] as usize]
+    }
+
+    /// Number of slots (live or removed).
+    fn slots(&self) -> usize {
+        self.alive.len()
     }
 
     /// Adds a document and returns its slot. It goes to the end of every posting list,
     /// like a re-added id goes to the end of the reference's `Set`s.
     pub fn add(&mut self, doc: TermCounts) -> u32 {
-        let slot = self.docs.len() as u32;
+        let slot = self.slots() as u32;
         self.sat_avgdl = f64::NAN;
+        let mut bits = 0u128;
         for &(term, tf) in &doc.counts {
             let t = term as usize;
             if self.postings.len() <= t {
@@ -297,30 +354,42 @@ impl Bm25Index {
                 self.max_tf.resize(t + 1, 0);
                 self.min_len.resize(t + 1, u32::MAX);
             }
-            self.postings[t].push(Posting { slot, tf });
+            let shape = shape_id(&mut self.shapes, &mut self.shape_ids, tf, doc.len);
+            self.postings[t].push(Posting { slot, shape });
+            self.fwd.push((term, shape));
+            bits |= term_bits(term);
             self.max_tf[t] = self.max_tf[t].max(tf);
             self.min_len[t] = self.min_len[t].min(doc.len);
         }
+        self.fwd_start.push(self.fwd.len() as u32);
+        self.sig.push(bits);
+        self.one_sat.push(f64::NAN);
+        self.alive.push(true);
         self.total_len += u64::from(doc.len);
         self.live += 1;
         self.lens.push(doc.len);
-        self.docs.push(Some(doc));
         slot
     }
 
     /// Removes the document in `slot` (no-op when already removed).
     pub fn remove(&mut self, slot: u32) {
-        let Some(doc) = self.docs.get_mut(slot as usize).and_then(Option::take) else {
+        let s = slot as usize;
+        if !self.alive.get(s).copied().unwrap_or(false) {
             return;
-        };
-        for &(term, _) in &doc.counts {
+        }
+        let (from, to) = (self.fwd_start[s] as usize, self.fwd_start[s + 1] as usize);
+        for i in from..to {
+            let term = self.fwd[i].0;
             if let Some(list) = self.postings.get_mut(term as usize) {
                 list.retain(|p| p.slot != slot);
             }
         }
-        self.total_len -= u64::from(doc.len);
+        // The slot's forward entries stay (unreachable: its postings are gone) until the
+        // index is rebuilt; removals are rare and the reference re-adds at the end anyway.
+        self.alive[s] = false;
+        self.total_len -= u64::from(self.lens[s]);
         self.live -= 1;
-        self.lens[slot as usize] = 0;
+        self.lens[s] = 0;
     }
 
     /// Document frequency of a term.
@@ -361,8 +430,8 @@ impl Bm25Index {
             // and only the touched entries are reset afterwards.
             let fast = self.one_tf_valid(avgdl);
             let mut position = cell.borrow_mut();
-            if position.len() < self.docs.len() {
-                position.resize(self.docs.len(), 0);
+            if position.len() < self.slots() {
+                position.resize(self.slots(), 0);
             }
             for term in query_terms.iter().flatten() {
                 let Some(list) = self.postings.get(*term as usize) else { continue };
@@ -390,6 +459,82 @@ impl Bm25Index {
     }
 }
 
+impl Bm25Index {
+    /// Exactly `top_by_score(self.score(query_terms), limit)` for `limit` up to
+    /// [`SMALL_LIMIT`], scoring every matching document into a dense per-slot accumulator.
+    /// Slots are recorded in the order they are first touched, which is the reference's
+    /// score-map insertion order, so ties keep their stable-sort order.
+    pub fn top_dense(&self, query_terms: &[Option<u32>], limit: usize) -> Vec<Scored> {
+        if self.live == 0 || limit == 0 {
+            return Vec::new();
+        }
+        let avgdl = self.avgdl();
+        let fast = self.one_tf_valid(avgdl);
+        // Taken out of the thread-local so the loop works on plain locals (through the
+        // RefCell the compiler reloads the Vec headers on every posting).
+        let (mut acc, mut touched) = DENSE.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+        if acc.len() < self.slots() {
+            acc.resize(self.slots(), 0.0);
+        }
+        // one spare entry: the branch-free append writes before it counts
+        if touched.len() < self.slots() + 1 {
+            touched.resize(self.slots() + 1, 0);
+        }
+        let mut len = 0usize;
+        for term in query_terms.iter().flatten() {
+            let Some(list) = self.postings.get(*term as usize) else { continue };
+            if list.is_empty() {
+                continue;
+            }
+            let idf = self.idf(list.len());
+            accumulate(&mut acc, &mut touched, &mut len, list, |p| self.contribution(idf, p, fast, avgdl));
+        }
+        let mut best: Vec<Scored> = Vec::with_capacity(limit + 1);
+        for &slot in &touched[..len] {
+            let score = std::mem::take(&mut acc[slot as usize]);
+            if best.len() == limit && score <= best[limit - 1].score {
+                continue;
+            }
+            let at = best.partition_point(|b| b.score >= score);
+            best.insert(at, Scored { slot, score });
+            best.truncate(limit);
+        }
+        DENSE.with(|cell| *cell.borrow_mut() = (acc, touched));
+        best
+    }
+}
+
+/// Adds each posting's score into `acc`, recording slots in the order they are first
+/// touched (scores are positive, so 0.0 means untouched). `touched` has room for every
+/// slot; `len` is how many it holds. Branch-free: the first-touch test is unpredictable.
+#[inline(always)]
+fn accumulate(acc: &mut [f64], touched: &mut [u32], len: &mut usize, list: &[Posting], score: impl Fn(Posting) -> f64) {
+    for &p in list {
+        let ts = score(p);
+        let a = &mut acc[p.slot as usize];
+        touched[*len] = p.slot;
+        *len += usize::from(*a == 0.0);
+        *a += ts;
+    }
+}
+
+/// Two bits of a 128-bit per-document term filter.
+#[inline(always)]
+fn term_bits(term: u32) -> u128 {
+    let h = u64::from(term).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (1u128 << (h >> 57)) | (1u128 << ((h >> 50) & 127))
+}
+
+/// The id of the (tf, len) shape, added to the table when new.
+#[inline]
+fn shape_id(shapes: &mut Vec<(u32, u32)>, ids: &mut HashMap<u64, u32>, tf: u32, len: u32) -> u32 {
+    let key = (u64::from(tf) << 32) | u64::from(len);
+    *ids.entry(key).or_insert_with(|| {
+        shapes.push((tf, len));
+        (shapes.len() - 1) as u32
+    })
+}
+
 /// One query term's BM25 contribution to one document, with the reference's operations in
 /// the reference's order (every path that produces a returned score uses this, or the
 /// precomputed [`saturation`] for tf 1, which is the same operations).
@@ -415,13 +560,15 @@ impl Bm25Index {
     /// Term at a time with per-term upper bounds ("quit and continue"): each distinct query
     /// term gets a bound on what it can add to any score (see [`Self::term_bound`]), and the
     /// terms are read in descending bound order, adding into partial scores. All
-    /// contributions are positive, so once `limit` documents hold partial scores above the
-    /// sum of the bounds of the terms still unread, no unseen document can make the result:
-    /// the remaining lists (usually the long lists of common words) are only probed, by
-    /// binary search, for the documents that can still reach the `limit`-th partial score.
-    /// The survivors are then scored exactly like the exhaustive path — the same per-term
-    /// arithmetic added in query-token order — and ranked by (score, first query token
-    /// matched, slot), the exhaustive path's stable-sort order.
+    /// contributions are positive, so once the `limit`-th best exact score known exceeds the
+    /// sum of the bounds of the terms still unread, no document outside the read lists can
+    /// make the result, and the remaining lists (usually the long lists of common words) are
+    /// never walked. Of the touched documents, those whose partial score plus a bound on the
+    /// unread terms they may hold (a per-document term filter; the score at their own length
+    /// for terms that only ever occur once per document) can still reach the threshold are
+    /// scored exactly from the forward index — the exhaustive path's per-term arithmetic,
+    /// added in query-token order — and ranked by (score, first query token matched, slot),
+    /// the exhaustive path's stable-sort order.
     pub fn score_top(&self, query_terms: &[Option<u32>], limit: usize) -> Vec<Scored> {
         self.score_top_from(query_terms, limit, PRUNE_MIN_POSTINGS)
     }
@@ -438,12 +585,12 @@ impl Bm25Index {
         // The bounds need tf/(tf + k1(1 - b + b·len/avgdl)) to grow with tf and shrink with
         // len; long queries would make the distinct-term bookkeeping quadratic.
         let bounded = k1 > 0.0 && (0.0..=1.0).contains(&b) && avgdl > 0.0 && avgdl.is_finite();
-        if !bounded || query_terms.len() > MAX_PRUNED_QUERY_TOKENS {
-            return top_by_score(self.score(query_terms), limit);
+        if !bounded || query_terms.len() > MAX_PRUNED_QUERY_TOKENS || limit > SMALL_LIMIT {
+            return self.top_exhaustive(query_terms, limit);
         }
         let mut terms: Vec<PruneTerm<'_>> = Vec::new();
         // per query token (in order) with a non-empty list: its distinct-term index
-        let mut seq: Vec<u32> = Vec::with_capacity(query_terms.len());
+        let mut seq: Vec<u8> = Vec::with_capacity(query_terms.len());
         let mut total = 0usize;
         for (pos, &t) in query_terms.iter().enumerate() {
             let Some(t) = t else { continue };
@@ -460,14 +607,14 @@ impl Bm25Index {
                 }
             };
             terms[u].mult += 1;
-            seq.push(u as u32);
+            seq.push(u as u8);
         }
         if terms.is_empty() {
             return Vec::new();
         }
         // Small problems: scoring everything is as cheap as the bookkeeping.
         if total <= limit.saturating_mul(4).max(min_postings) || terms.len() == 1 {
-            return top_by_score(self.score(query_terms), limit);
+            return self.top_exhaustive(query_terms, limit);
         }
         for t in &mut terms {
             t.bound = self.term_bound(t.id, t.idf, avgdl) * f64::from(t.mult) * (1.0 + BOUND_MARGIN);
@@ -482,151 +629,213 @@ impl Bm25Index {
         // `cannot(bound, theta)`: a document whose score is at most `bound` ranks below the
         // `limit`-th best. Strict, so documents tying the threshold are still scored.
         let cannot = |bound: f64, theta: f64| bound * (1.0 + BOUND_MARGIN) < theta;
-
         let fast = self.one_tf_valid(avgdl);
-        PARTIAL.with(|cell| {
-            let mut guard = cell.borrow_mut();
-            let (partial, touched, scratch, bitmap) = &mut *guard;
-            if partial.len() < self.docs.len() {
-                partial.resize(self.docs.len(), 0.0);
-            }
-            touched.clear();
-            // A document's exact score (the exhaustive path's: every term looked up, 0 + each
-            // matching token's score in query order) and its first matching query token.
-            let mut contrib = vec![0.0f64; terms.len()];
-            let mut exact = |d: u32| {
-                for (u, t) in terms.iter().enumerate() {
-                    contrib[u] = match t.list.binary_search_by_key(&d, |p| p.slot) {
-                        Ok(i) => self.contribution(t.idf, t.list[i], fast, avgdl),
-                        Err(_) => 0.0,
-                    };
+
+        let mut scratch = PRUNE.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+        let PruneScratch { partial, query_term, contrib } = &mut scratch;
+        if partial.len() < self.slots() {
+            partial.resize(self.slots(), 0.0);
+        }
+        if query_term.len() < self.postings.len() {
+            query_term.resize(self.postings.len(), 0);
+        }
+        for (u, t) in terms.iter().enumerate() {
+            query_term[t.id as usize] = u as u8 + 1;
+        }
+        contrib.clear();
+        contrib.resize(terms.len(), 0.0);
+        // A document's exact score, from its own term list (the forward index): the
+        // exhaustive path's arithmetic (0 + each matching query token's score, in query
+        // order) and its first matching query token, which orders ties.
+        let exact = |d: u32, contrib: &mut [f64], query_term: &[u8]| -> Ranked {
+            contrib.iter_mut().for_each(|c| *c = 0.0);
+            for &(term, shape) in self.forward(d) {
+                let u = query_term[term as usize];
+                if u != 0 {
+                    let t = &terms[u as usize - 1];
+                    contrib[u as usize - 1] = self.contribution(t.idf, Posting { slot: d, shape }, fast, avgdl);
                 }
-                let mut score = 0.0f64;
-                let mut first = u32::MAX;
-                for &u in &seq {
-                    let x = contrib[u as usize];
-                    if x != 0.0 {
-                        score += x;
-                        first = first.min(terms[u as usize].first);
+            }
+            let mut score = 0.0f64;
+            let mut first = u32::MAX;
+            for &u in &seq {
+                let x = contrib[u as usize];
+                if x != 0.0 {
+                    score += x;
+                    first = first.min(terms[u as usize].first);
+                }
+            }
+            Ranked { score, first, slot: d }
+        };
+        // The `limit` best documents by partial score among those the first `read` lists
+        // touched, scored exactly: `limit` documents score at least the lowest of them.
+        let leaders_theta = |read: usize, partial: &[f64], contrib: &mut [f64], query_term: &[u8]| -> f64 {
+            let mut leaders: Vec<(f64, u32)> = Vec::with_capacity(limit + 1);
+            for &i in &order[..read] {
+                for p in terms[i].list {
+                    let score = partial[p.slot as usize];
+                    if leaders.len() == limit && score <= leaders[limit - 1].0 {
+                        continue;
                     }
-                }
-                Ranked { score, first, slot: d }
-            };
-            // Phase 1: whole lists, highest bounds first, until unseen documents cannot make it.
-            // The threshold: the lowest exact score among the `limit` documents with the best
-            // partial scores — `limit` documents score at least that, so a document bounded
-            // below it cannot make the result. (Taken a few times: partial scores are a poor
-            // guide early on, the exact scores of their leaders a good one.)
-            let mut theta = f64::NEG_INFINITY;
-            let mut read = 0usize;
-            let mut thresholds = 0;
-            let mut leaders: Vec<(f64, u32)> = Vec::new();
-            while read < order.len() {
-                if touched.len() >= limit {
-                    if thresholds < MAX_THRESHOLDS && !cannot(rest[read], theta) {
-                        thresholds += 1;
-                        leaders.clear();
-                        leaders.extend(touched.iter().map(|&d| (partial[d as usize], d)));
-                        leaders.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
-                        let lowest = leaders[..limit].iter().map(|&(_, d)| exact(d).score).fold(f64::INFINITY, f64::min);
-                        theta = theta.max(lowest * (1.0 - BOUND_MARGIN));
+                    if leaders.iter().any(|l| l.1 == p.slot) {
+                        continue;
                     }
-                    if cannot(rest[read], theta) {
-                        break;
-                    }
-                }
-                let t = &terms[order[read]];
-                let mult = f64::from(t.mult);
-                for p in t.list {
-                    let ts = self.contribution(t.idf, *p, fast, avgdl) * mult;
-                    let acc = &mut partial[p.slot as usize];
-                    if *acc == 0.0 {
-                        touched.push(p.slot);
-                    }
-                    *acc += ts;
-                }
-                read += 1;
-            }
-            // Phase 2: candidates that can still reach the threshold, probed in the remaining lists.
-            // Candidates: touched documents whose partial score plus the unread bounds can
-            // still reach the threshold, in slot order (via a bitmap over slots: linear, no
-            // comparison sort).
-            let words = self.docs.len().div_ceil(64);
-            if bitmap.len() < words {
-                bitmap.resize(words, 0);
-            }
-            let mut marked = 0usize;
-            for &d in touched.iter() {
-                if !cannot(partial[d as usize] + rest[read], theta) {
-                    bitmap[d as usize / 64] |= 1u64 << (d % 64);
-                    marked += 1;
+                    let at = leaders.partition_point(|l| l.0 >= score);
+                    leaders.insert(at, (score, p.slot));
+                    leaders.truncate(limit);
                 }
             }
-            let mut candidates: Vec<(u32, f64)> = Vec::with_capacity(marked);
-            let (lo, hi) = touched.iter().fold((u32::MAX, 0u32), |(lo, hi), &d| (lo.min(d), hi.max(d)));
-            if marked > 0 {
-                for w in (lo as usize / 64)..=(hi as usize / 64) {
-                    let mut bits = std::mem::take(&mut bitmap[w]);
-                    while bits != 0 {
-                        let d = (w * 64) as u32 + bits.trailing_zeros();
-                        bits &= bits - 1;
-                        candidates.push((d, partial[d as usize]));
-                    }
+            if leaders.len() < limit {
+                return f64::NEG_INFINITY;
+            }
+            let lowest = leaders.iter().map(|&(_, d)| exact(d, contrib, query_term).score).fold(f64::INFINITY, f64::min);
+            lowest * (1.0 - BOUND_MARGIN)
+        };
+        // Phase 1: whole lists, highest bounds first, until documents in none of the read
+        // lists cannot make the top. The threshold is re-taken a few times while reading.
+        let mut theta = f64::NEG_INFINITY;
+        let mut read = 0usize;
+        let mut touched_at_most = 0usize;
+        let mut thresholds = 0;
+        while read < order.len() {
+            if touched_at_most >= limit && !cannot(rest[read], theta) && thresholds < MAX_THRESHOLDS {
+                thresholds += 1;
+                theta = theta.max(leaders_theta(read, partial, contrib, query_term));
+            }
+            if cannot(rest[read], theta) {
+                break;
+            }
+            let t = &terms[order[read]];
+            // (partial scores only guide pruning, so their rounding may differ from exact)
+            let weight = t.idf * f64::from(t.mult);
+            if fast {
+                for &p in t.list {
+                    partial[p.slot as usize] += weight * self.shape_sat[p.shape as usize];
+                }
+            } else {
+                for &p in t.list {
+                    let (tf, len) = self.shapes[p.shape as usize];
+                    partial[p.slot as usize] += weight * saturation(tf, len, k1, b, avgdl);
                 }
             }
-            for &d in touched.iter() {
-                partial[d as usize] = 0.0;
+            touched_at_most += t.list.len();
+            read += 1;
+        }
+        // Phase 2: the touched documents (each once: its partial score is reset on the
+        // first visit) that can still reach the threshold by the unread lists' bounds...
+        // (Branch-free: a repeat visit reads 0, and 0 + the unread bounds cannot make it,
+        // or phase 1 would not have stopped.)
+        let read_postings: usize = order[..read].iter().map(|&i| terms[i].list.len()).sum();
+        let mut candidates: Vec<(f64, u32)> = vec![(0.0, 0); read_postings];
+        let mut kept = 0usize;
+        // (at least the smallest positive score, so repeat visits never count)
+        let reach = (theta / (1.0 + BOUND_MARGIN) - rest[read]).max(f64::MIN_POSITIVE);
+        for &i in &order[..read] {
+            for p in terms[i].list {
+                let partial_score = std::mem::take(&mut partial[p.slot as usize]);
+                candidates[kept] = (partial_score, p.slot);
+                kept += usize::from(partial_score >= reach);
             }
-            // Phase 2: the unread terms, highest bounds first, probed for the candidates only
-            // (galloping: both are in slot order); after each, the threshold rises and the
-            // candidates that cannot reach it drop.
-            for i in read..order.len() {
-                let t = &terms[order[i]];
-                let mult = f64::from(t.mult);
-                let mut cursor = 0usize;
-                for c in candidates.iter_mut() {
-                    cursor = gallop(t.list, cursor, c.0);
-                    match t.list.get(cursor) {
-                        Some(p) if p.slot == c.0 => c.1 += self.contribution(t.idf, *p, fast, avgdl) * mult,
-                        Some(_) => {}
-                        None => break,
-                    }
-                }
-                if candidates.len() > limit {
-                    scratch.clear();
-                    scratch.extend(candidates.iter().map(|c| c.1));
-                    let (_, kth, _) = scratch.select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a));
-                    theta = theta.max(*kth * (1.0 - BOUND_MARGIN));
-                    candidates.retain(|c| !cannot(c.1 + rest[i + 1], theta));
-                }
+        }
+        candidates.truncate(kept);
+        // ...the threshold from the best of them by partial score, scored exactly...
+        if candidates.len() > limit {
+            let (leaders, _, _) = candidates.select_nth_unstable_by(limit, |a, b| b.0.total_cmp(&a.0));
+            let lowest = leaders.iter().map(|&(_, d)| exact(d, contrib, query_term).score).fold(f64::INFINITY, f64::min);
+            theta = theta.max(lowest * (1.0 - BOUND_MARGIN));
+        }
+        // ...then each that can still reach it by the unread terms it may hold (its term
+        // filter) at its own length is scored exactly; the threshold rises as they come.
+        // per unread term: its filter bits, its per-length scale, and its global bound
+        // (NaN: use the per-length one, exact for terms that only ever occur once per document)
+        let unread: Vec<(u128, f64, f64)> = order[read..]
+            .iter()
+            .map(|&i| {
+                let t = &terms[i];
+                let per_length = fast && self.max_tf[t.id as usize] == 1;
+                (term_bits(t.id), t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN), if per_length { f64::NAN } else { t.bound })
+            })
+            .collect();
+        let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
+        for &(partial_score, d) in &candidates {
+            if cannot(partial_score + rest[read], theta) {
+                continue;
             }
-            // The survivors, scored exactly.
-            let mut ranked: Vec<Ranked> = candidates.iter().map(|&(d, _)| exact(d)).collect();
-            if limit < ranked.len() {
-                ranked.select_nth_unstable(limit - 1);
-                ranked.truncate(limit);
+            let sig = self.sig[d as usize];
+            let one_sat = self.one_sat[d as usize];
+            let mut bound = partial_score;
+            for &(bits, scale, global) in &unread {
+                // a term the filter proves absent adds nothing; tf-1-only terms add their
+                // score at this document's length; others their global bound
+                let held = f64::from(u8::from(sig & bits == bits));
+                bound += held * if global.is_nan() { scale * one_sat } else { global };
             }
-            ranked.sort_unstable();
-            ranked.into_iter().map(|r| Scored { slot: r.slot, score: r.score }).collect()
-        })
+            if cannot(bound, theta) {
+                continue;
+            }
+            let r = exact(d, contrib, query_term);
+            if best.len() == limit && r >= best[limit - 1] {
+                continue;
+            }
+            let at = best.partition_point(|x| *x < r);
+            best.insert(at, r);
+            best.truncate(limit);
+            if best.len() == limit {
+                theta = theta.max(best[limit - 1].score * (1.0 - BOUND_MARGIN));
+            }
+        }
+        for t in &terms {
+            query_term[t.id as usize] = 0;
+        }
+        PRUNE.with(|cell| *cell.borrow_mut() = scratch);
+        best.into_iter().map(|r| Scored { slot: r.slot, score: r.score }).collect()
     }
 
     /// An upper bound on `term`'s score in any document holding it: its score at the
     /// largest tf and the shortest document among its postings (the score grows with tf
     /// and falls with length); the caller adds the rounding margin.
-    /// Whether `one_tf` holds this average length's values.
+    /// Whether `shape_sat` holds this average length's values for every shape.
     #[inline]
     fn one_tf_valid(&self, avgdl: f64) -> bool {
-        avgdl.to_bits() == self.sat_avgdl.to_bits() && self.one_tf.len() == self.lens.len()
+        avgdl.to_bits() == self.sat_avgdl.to_bits() && self.shape_sat.len() == self.shapes.len()
     }
 
     /// [`term_score`] of a posting; `fast` = [`Self::one_tf_valid`].
     #[inline(always)]
     fn contribution(&self, idf: f64, p: Posting, fast: bool, avgdl: f64) -> f64 {
-        if fast && p.tf == 1 {
-            idf * self.one_tf[p.slot as usize]
+        if fast {
+            idf * self.shape_sat[p.shape as usize]
         } else {
-            term_score(idf, p.tf, self.lens[p.slot as usize], self.k1, self.b, avgdl)
+            let (tf, len) = self.shapes[p.shape as usize];
+            term_score(idf, tf, len, self.k1, self.b, avgdl)
+        }
+    }
+
+    /// `top_by_score(self.score(query_terms), limit)`, the fastest way for `limit`.
+    fn top_exhaustive(&self, query_terms: &[Option<u32>], limit: usize) -> Vec<Scored> {
+        if limit <= SMALL_LIMIT {
+            self.top_dense(query_terms, limit)
+        } else {
+            top_by_score(self.score(query_terms), limit)
+        }
+    }
+
+    /// Recomputes the saturation table for the current average length (after documents
+    /// were added or removed), so searches take the table path again.
+    pub fn refresh_saturation(&mut self) {
+        let avgdl = self.avgdl();
+        if self.one_tf_valid(avgdl) {
+            return;
+        }
+        let (k1, b) = (self.k1, self.b);
+        self.shape_sat = self.shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, avgdl)).collect();
+        self.one_sat = self.lens.iter().map(|&len| saturation(1, len, k1, b, avgdl)).collect();
+        self.sat_avgdl = avgdl;
+        // max_sat is only a bound: recompute it for this average length too.
+        self.max_sat.clear();
+        self.max_sat.resize(self.postings.len(), 0.0);
+        for (t, list) in self.postings.iter().enumerate() {
+            self.max_sat[t] = list.iter().map(|p| self.shape_sat[p.shape as usize] / (k1 + 1.0)).fold(0.0, f64::max);
         }
     }
 
@@ -644,12 +853,12 @@ impl Bm25Index {
 
 
 /// Queries longer than this (in tokens) are scored exhaustively.
-const MAX_PRUNED_QUERY_TOKENS: usize = 256;
+const MAX_PRUNED_QUERY_TOKENS: usize = 250;
 /// Queries whose lists hold at most this many postings are scored exhaustively: below
 /// that (catalogs of up to about a thousand tools) the bookkeeping costs more than it saves.
 const PRUNE_MIN_POSTINGS: usize = 4096;
 /// How many times phase 1 of [`Bm25Index::score_top`] takes an exact-score threshold.
-const MAX_THRESHOLDS: usize = 3;
+const MAX_THRESHOLDS: usize = 1;
 /// Relative slack on upper bounds, far above the rounding of a sum of a few hundred terms.
 const BOUND_MARGIN: f64 = 1e-9;
 
@@ -692,32 +901,21 @@ impl Ord for Ranked {
     }
 }
 
-/// First index at or after `from` whose slot is `>= slot` (exponential, then binary search).
-#[inline]
-fn gallop(list: &[Posting], from: usize, slot: u32) -> usize {
-    if list.get(from).is_none_or(|p| p.slot >= slot) {
-        return from;
-    }
-    // list[lo].slot < slot
-    let mut lo = from;
-    let mut step = 1usize;
-    loop {
-        let hi = from + step;
-        if hi >= list.len() || list[hi].slot >= slot {
-            let hi = hi.min(list.len());
-            return lo + 1 + list[lo + 1..hi].partition_point(|p| p.slot < slot);
-        }
-        lo = hi;
-        step *= 2;
-    }
+/// Per-thread scratch for [`Bm25Index::score_top`], all zeros between calls.
+#[derive(Default)]
+struct PruneScratch {
+    /// partial scores by slot
+    partial: Vec<f64>,
+    /// by term id: 1 + the term's index among the query's distinct terms, 0 = not in the query
+    query_term: Vec<u8>,
+    /// per distinct query term: its contribution to the document being scored exactly
+    contrib: Vec<f64>,
 }
 
-/// Per-thread scratch for [`Bm25Index::score_top`]: partial scores by slot (all zeros
-/// between calls), touched slots, selection buffer.
-type PartialScratch = (Vec<f64>, Vec<u32>, Vec<f64>, Vec<u64>);
-
 thread_local! {
-    static PARTIAL: std::cell::RefCell<PartialScratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new(), Vec::new())) };
+    static PRUNE: std::cell::RefCell<PruneScratch> = std::cell::RefCell::new(PruneScratch::default());
+    /// Per-thread scratch for [`Bm25Index::top_dense`]: scores by slot (zeros between calls), touched slots.
+    static DENSE: std::cell::RefCell<(Vec<f64>, Vec<u32>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
     /// Per-thread scratch for [`Bm25Index::score`]; all zeros between calls.
     static POSITIONS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -885,7 +1083,7 @@ mod tests {
                 }
                 for _ in 0..next(5) {
                     let slot = next(docs as u64) as u32;
-                    if let Some(doc) = index.doc(slot).cloned() {
+                    if let Some(doc) = index.doc(slot) {
                         index.remove(slot);
                         if next(2) == 0 {
                             index.add(doc);
@@ -928,7 +1126,7 @@ mod tests {
     #[test]
     fn batch_build_equals_incremental_adds() {
         let (incremental, vocab) = index_of(&["alpha beta beta", "beta gamma", "delta"]);
-        let docs: Vec<TermCounts> = (0..3).map(|s| incremental.doc(s).unwrap().clone()).collect();
+        let docs: Vec<TermCounts> = (0..3).map(|s| incremental.doc(s).unwrap()).collect();
         let batch = Bm25Index::from_docs(docs, vocab.len());
         for q in ["beta", "alpha gamma delta", "zeta"] {
             assert_eq!(query(&batch, &vocab, q), query(&incremental, &vocab, q));

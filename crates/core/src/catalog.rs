@@ -126,10 +126,35 @@ fn entries_with_params(entries: Vec<ToolEntry>, params: Option<Vec<String>>) -> 
     entries.into_iter().map(|e| entry_of(e, params.next().unwrap_or_default())).collect()
 }
 
+/// `text.to_lowercase()`, borrowing when there is nothing to lower (tool names mostly).
+fn lowercase(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.to_lowercase())
+    }
+}
+
+/// The set of adjacent byte pairs of `text`, hashed into 256 bits: a string can only
+/// contain another whose pairs it has, so most name boosts skip the substring search.
+fn byte_pairs(text: &str) -> [u64; 4] {
+    let mut set = [0u64; 4];
+    for w in text.as_bytes().windows(2) {
+        let h = (usize::from(w[0]).wrapping_mul(31) + usize::from(w[1])) & 255;
+        set[h / 64] |= 1 << (h % 64);
+    }
+    set
+}
+
+/// Whether every pair of `part` is in `whole`.
+fn covers(whole: &[u64; 4], part: &[u64; 4]) -> bool {
+    whole.iter().zip(part).all(|(w, p)| p & !w == 0)
+}
+
 /// How a catalog ranks: exactly like `@mastra/core` 1.59.0, or the enhanced analysis.
 #[derive(Debug)]
 enum Ranker {
-    Compatible { vocab: Arc<Vocab>, index: Bm25Index },
+    Compatible { vocab: Arc<Vocab>, index: Box<Bm25Index> },
     Enhanced(Box<EnhancedIndex>),
 }
 
@@ -364,7 +389,7 @@ impl ToolCatalog {
                 .map(|(&live, e)| {
                     live.then(|| match e.slot.zip(base_index).and_then(|(s, index)| index.doc(s)) {
                         // an unchanged base document is reused, not re-tokenized
-                        Some(doc) => doc.clone(),
+                        Some(doc) => doc,
                         None => document_terms(&mut vocab, &mut scratch, e.name(), &e.description),
                     })
                 })
@@ -373,7 +398,7 @@ impl ToolCatalog {
         };
         let vocab = Arc::new(vocab);
         let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, terms);
-        let index = Bm25Index::from_docs(docs, vocab.len());
+        let index = Box::new(Bm25Index::from_docs(docs, vocab.len()));
         Self { entries, key_pos, first_id_pos, ranker: Ranker::Compatible { vocab, index }, slot_entry }
     }
 
@@ -606,13 +631,15 @@ impl ToolCatalog {
         } else {
             top_by_score(index.score(&terms), limit)
         };
+        let token_pairs: Vec<[u64; 4]> = tokens.iter().map(|t| byte_pairs(t)).collect();
         for hit in &mut boosted {
             let entry = &self.entries[self.slot_entry[hit.slot as usize] as usize];
-            let name = entry.name().to_lowercase();
-            for token in &tokens {
-                if &name == token {
+            let name = lowercase(entry.name());
+            let name_pairs = byte_pairs(&name);
+            for (token, pairs) in tokens.iter().zip(&token_pairs) {
+                if *name == **token {
                     hit.score += 5.0;
-                } else if name.contains(token.as_str()) {
+                } else if covers(&name_pairs, pairs) && name.contains(token.as_str()) {
                     hit.score += 2.0;
                 }
             }

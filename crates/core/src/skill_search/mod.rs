@@ -187,6 +187,8 @@ impl SkillIndex {
                     let doc = term_counts(&mut index.vocab, &meta_tokens);
                     index.meta.add(doc);
                 }
+                index.body.refresh_saturation();
+                index.meta.refresh_saturation();
             }
             SearchMode::Substring => {
                 index.lower = skills
