@@ -153,6 +153,55 @@ impl TermCounts {
     }
 }
 
+/// Term counts of many documents in three flat arrays (one allocation each instead of
+/// one per document): document i's (term, tf) pairs, in first-occurrence order, are
+/// `counts[ends[i - 1]..ends[i]]`, and `lens[i]` is its token count.
+#[derive(Debug, Clone, Default)]
+pub struct DocSet {
+    pub counts: Vec<(u32, u32)>,
+    pub ends: Vec<u32>,
+    pub lens: Vec<u32>,
+}
+
+impl DocSet {
+    /// Appends a document given as term counts.
+    pub fn push(&mut self, doc: &TermCounts) {
+        self.counts.extend_from_slice(&doc.counts);
+        self.ends.push(self.counts.len() as u32);
+        self.lens.push(doc.len);
+    }
+
+    /// Appends a document given as its terms in order (duplicates count).
+    pub fn push_terms(&mut self, terms: &[u32]) {
+        let from = self.counts.len();
+        for &t in terms {
+            // Tool documents are short; a linear probe beats hashing here.
+            match self.counts[from..].iter_mut().find(|(term, _)| *term == t) {
+                Some((_, tf)) => *tf += 1,
+                None => self.counts.push((t, 1)),
+            }
+        }
+        self.ends.push(self.counts.len() as u32);
+        self.lens.push(terms.len() as u32);
+    }
+
+    /// Appends every document of `other`, renumbering its terms through `remap`.
+    pub fn append_remapped(&mut self, other: DocSet, remap: &[u32]) {
+        let base = self.counts.len() as u32;
+        self.counts.extend(other.counts.into_iter().map(|(t, tf)| (remap[t as usize], tf)));
+        self.ends.extend(other.ends.into_iter().map(|e| e + base));
+        self.lens.extend(other.lens);
+    }
+
+    pub fn len(&self) -> usize {
+        self.lens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lens.is_empty()
+    }
+}
+
 /// One posting: a document slot and its shape — the (tf, document length) pair, an index
 /// into [`Bm25Index::shapes`]. Catalogs have few distinct shapes, so a term's saturation
 /// in a document is one lookup in a small table instead of two divisions.
@@ -251,50 +300,61 @@ impl Bm25Index {
     /// Builds an index from documents in slot order, sizing every posting list exactly
     /// (one allocation per term instead of repeated growth).
     pub fn from_docs(docs: Vec<TermCounts>, vocab_len: usize) -> Self {
+        let mut set = DocSet::default();
+        for doc in docs {
+            set.push(&doc);
+        }
+        Self::from_set(set, vocab_len)
+    }
+
+    /// Builds an index from documents in slot order. The set's (term, tf) array becomes
+    /// the forward index in place, so a big catalog allocates its documents once.
+    pub fn from_set(set: DocSet, vocab_len: usize) -> Self {
+        let DocSet { counts: mut fwd, ends, lens } = set;
+        let docs = lens.len();
         let mut df = vec![0u32; vocab_len];
-        for doc in &docs {
-            for &(term, _) in &doc.counts {
-                if let Some(d) = df.get_mut(term as usize) {
-                    *d += 1;
-                } else {
-                    df.resize(term as usize + 1, 0);
-                    df[term as usize] = 1;
-                }
+        for &(term, _) in &fwd {
+            if let Some(d) = df.get_mut(term as usize) {
+                *d += 1;
+            } else {
+                df.resize(term as usize + 1, 0);
+                df[term as usize] = 1;
             }
         }
         let mut postings: Vec<Vec<Posting>> = df.iter().map(|&n| Vec::with_capacity(n as usize)).collect();
-        let mut max_tf = vec![0u32; df.len()];
-        let mut min_len = vec![u32::MAX; df.len()];
-        let mut max_sat = vec![0.0f64; df.len()];
-        let total_len: u64 = docs.iter().map(|d| u64::from(d.len)).sum();
+        drop(df);
+        let mut max_tf = vec![0u32; postings.len()];
+        let mut min_len = vec![u32::MAX; postings.len()];
+        let mut max_sat = vec![0.0f64; postings.len()];
+        let total_len: u64 = lens.iter().map(|&l| u64::from(l)).sum();
         let (k1, b) = (1.5, 0.75);
-        let sat_avgdl = if docs.is_empty() { f64::NAN } else { total_len as f64 / docs.len() as f64 };
+        let sat_avgdl = if docs == 0 { f64::NAN } else { total_len as f64 / docs as f64 };
         let mut shapes = Vec::new();
         let mut shape_ids = HashMap::default();
-        let fwd_len: usize = docs.iter().map(|d| d.counts.len()).sum();
-        let mut fwd = Vec::with_capacity(fwd_len);
-        let mut fwd_start = Vec::with_capacity(docs.len() + 1);
-        let mut sig = Vec::with_capacity(docs.len());
+        let mut fwd_start = Vec::with_capacity(docs + 1);
+        let mut sig = Vec::with_capacity(docs);
         fwd_start.push(0u32);
-        for (slot, doc) in docs.iter().enumerate() {
-            let norm = k1 * (1.0 - b + b * (f64::from(doc.len) / sat_avgdl));
+        let mut from = 0usize;
+        for (slot, (&end, &len)) in ends.iter().zip(&lens).enumerate() {
+            let norm = k1 * (1.0 - b + b * (f64::from(len) / sat_avgdl));
             let mut bits = 0u128;
-            for &(term, tf) in &doc.counts {
+            for pair in &mut fwd[from..end as usize] {
+                let (term, tf) = *pair;
                 let t = term as usize;
-                let shape = shape_id(&mut shapes, &mut shape_ids, tf, doc.len);
+                let shape = shape_id(&mut shapes, &mut shape_ids, tf, len);
                 postings[t].push(Posting { slot: slot as u32, shape });
-                fwd.push((term, shape));
+                *pair = (term, shape);
                 bits |= term_bits(term);
                 max_tf[t] = max_tf[t].max(tf);
-                min_len[t] = min_len[t].min(doc.len);
+                min_len[t] = min_len[t].min(len);
                 let tf = f64::from(tf);
                 max_sat[t] = max_sat[t].max(tf / (tf + norm));
             }
-            fwd_start.push(fwd.len() as u32);
+            from = end as usize;
+            fwd_start.push(end);
             sig.push(bits);
         }
-        let live = docs.len();
-        let lens: Vec<u32> = docs.iter().map(|d| d.len).collect();
+        let live = docs;
         let shape_sat = shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, sat_avgdl)).collect();
         let one_sat = lens.iter().map(|&len| saturation(1, len, k1, b, sat_avgdl)).collect();
         Self {

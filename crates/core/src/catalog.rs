@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::bm25::{top_by_score, Bm25Index, TermCounts, Vocab};
+use crate::bm25::{top_by_score, Bm25Index, DocSet, Vocab};
 use crate::enhanced::{self, EnhancedIndex, Field, FieldDoc};
 use crate::tokenizer::{compat_tokens, for_each_compat_token_with};
 
@@ -106,14 +106,15 @@ struct Scratch {
     terms: Vec<u32>,
 }
 
-fn document_terms(vocab: &mut Vocab, scratch: &mut Scratch, name: &str, description: &str) -> TermCounts {
+/// Appends the document of `name` + `description` to `set`.
+fn push_document(set: &mut DocSet, vocab: &mut Vocab, scratch: &mut Scratch, name: &str, description: &str) {
     // The reference indexes `${name} ${description}`; the space separates, so the two
     // parts tokenize independently.
     let Scratch { lower, terms } = scratch;
     terms.clear();
     for_each_compat_token_with(name, lower, |t| terms.push(vocab.intern(t)));
     for_each_compat_token_with(description, lower, |t| terms.push(vocab.intern(t)));
-    TermCounts::from_terms(terms.iter().copied())
+    set.push_terms(terms);
 }
 
 fn entry_of(e: ToolEntry, params: String) -> Entry {
@@ -248,43 +249,35 @@ impl std::error::Error for CatalogError {}
 /// of a build, and a thread costs tens of microseconds to start.
 const PARALLEL_MIN_DOCS: usize = 4096;
 
-fn tokenize_range(entries: &[Entry], live: &[bool]) -> (Vocab, Vec<Option<TermCounts>>) {
+/// The live entries' documents, in entry order (= slot order).
+fn tokenize_range(entries: &[Entry], live: &[bool]) -> (Vocab, DocSet) {
     let mut vocab = Vocab::with_capacity(entries.len());
     let mut scratch = Scratch::default();
-    let terms = live
-        .iter()
-        .zip(entries)
-        .map(|(&live, e)| live.then(|| document_terms(&mut vocab, &mut scratch, e.name(), &e.description)))
-        .collect();
-    (vocab, terms)
+    let mut set = DocSet::default();
+    for (e, _) in entries.iter().zip(live).filter(|(_, &live)| live) {
+        push_document(&mut set, &mut vocab, &mut scratch, e.name(), &e.description);
+    }
+    (vocab, set)
 }
 
 /// Tokenizes the two halves of a catalog on two threads, then folds the second half's
 /// vocabulary into the first's and renumbers its documents. Term numbering differs from a
 /// single-threaded build, which is unobservable: scores and order depend on documents and
 /// their positions, not on term ids.
-fn tokenize_in_two(entries: &[Entry], live: &[bool]) -> (Vocab, Vec<Option<TermCounts>>) {
+fn tokenize_in_two(entries: &[Entry], live: &[bool]) -> (Vocab, DocSet) {
     let mid = entries.len() / 2;
     let (first, second) = std::thread::scope(|scope| {
         let second = std::thread::Builder::new().spawn_scoped(scope, || tokenize_range(&entries[mid..], &live[mid..]));
         (tokenize_range(&entries[..mid], &live[..mid]), second.map(|handle| handle.join()))
     });
-    let Ok(Ok((second_vocab, second_terms))) = second else {
+    let Ok(Ok((second_vocab, second_set))) = second else {
         // No thread could be started (or, impossibly, it panicked): finish on this thread.
-        let (vocab, rest) = tokenize_range(entries, live);
-        return (vocab, rest);
+        return tokenize_range(entries, live);
     };
-    let (mut vocab, mut terms) = first;
+    let (mut vocab, mut set) = first;
     let remap = vocab.absorb(second_vocab);
-    terms.extend(second_terms.into_iter().map(|doc| {
-        doc.map(|mut d| {
-            for (term, _) in &mut d.counts {
-                *term = remap[*term as usize];
-            }
-            d
-        })
-    }));
-    (vocab, terms)
+    set.append_remapped(second_set, &remap);
+    (vocab, set)
 }
 
 /// Whether a key equal to a different tool's callable name is an error. Every released
@@ -378,27 +371,31 @@ impl ToolCatalog {
             Some(Ranker::Compatible { vocab, index }) => (Some(vocab.clone()), Some(index)),
             _ => (None, None),
         };
-        let (vocab, terms) = if base_vocab.is_none() && entries.len() >= PARALLEL_MIN_DOCS {
+        let (vocab, set) = if base_vocab.is_none() && entries.len() >= PARALLEL_MIN_DOCS {
             tokenize_in_two(&entries, &live)
         } else {
             let mut vocab = base_vocab.map_or_else(|| Vocab::with_capacity(entries.len()), Vocab::extending);
             let mut scratch = Scratch::default();
-            let terms: Vec<Option<TermCounts>> = live
-                .iter()
-                .zip(&entries)
-                .map(|(&live, e)| {
-                    live.then(|| match e.slot.zip(base_index).and_then(|(s, index)| index.doc(s)) {
-                        // an unchanged base document is reused, not re-tokenized
-                        Some(doc) => doc,
-                        None => document_terms(&mut vocab, &mut scratch, e.name(), &e.description),
-                    })
-                })
-                .collect();
-            (vocab, terms)
+            let mut set = DocSet::default();
+            for (e, _) in entries.iter().zip(&live).filter(|(_, &live)| live) {
+                match e.slot.zip(base_index).and_then(|(s, index)| index.doc(s)) {
+                    // an unchanged base document is reused, not re-tokenized
+                    Some(doc) => set.push(&doc),
+                    None => push_document(&mut set, &mut vocab, &mut scratch, e.name(), &e.description),
+                }
+            }
+            (vocab, set)
         };
         let vocab = Arc::new(vocab);
-        let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, terms);
-        let index = Box::new(Bm25Index::from_docs(docs, vocab.len()));
+        let marks: Vec<Option<()>> = live.iter().map(|&l| l.then_some(())).collect();
+        let (mut entries, key_pos, first_id_pos, slot_entry, _) = Self::lookups(entries, marks);
+        // An indexed entry's text lives on as its document (overlays reuse that, never the
+        // text), so its description is dropped; unindexed entries keep theirs, since an
+        // overlay may index them.
+        for e in entries.iter_mut().filter(|e| e.slot.is_some()) {
+            e.description = String::new();
+        }
+        let index = Box::new(Bm25Index::from_set(set, vocab.len()));
         Self { entries, key_pos, first_id_pos, ranker: Ranker::Compatible { vocab, index }, slot_entry }
     }
 
