@@ -55,6 +55,7 @@ describe('multilingual data', () => {
       expect(s.dev, lang).toBeGreaterThan(0);
       expect(s.test, lang).toBeGreaterThan(0);
       expect(s.noSharedContent / s.n, lang).toBeGreaterThanOrEqual(MIN_NO_SHARED_SHARE);
+      expect(s.noSharedStrict / s.n, lang).toBeGreaterThanOrEqual(MIN_NO_SHARED_SHARE);
     }
     // Some requests have several right tools.
     expect(report.totals.multi).toBeGreaterThan(0);
@@ -154,6 +155,7 @@ describe('the checker catches broken data', () => {
       for (const q of queries) if (q.lang === 'ja') q.query += ` ${q.relevant[0]}`;
     });
     expect(errs.some((e) => e.startsWith('requests in ja sharing no content word'))).toBe(true);
+    expect(errs.some((e) => e.startsWith('requests in ja sharing no word at all'))).toBe(true);
   });
 
   it('too few tools or requests, and a lopsided language mix', () => {

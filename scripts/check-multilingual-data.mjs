@@ -13,12 +13,10 @@
 //   3. A Latin/digit run is one word when it has 2+ characters. A Han, katakana, Hangul or
 //      hiragana run gives each pair of neighbouring characters as a word (bigrams); a run of
 //      one character gives none.
-// Two measures are reported:
-//   - content words (the rule: at least MIN_NO_SHARED_SHARE of each language): every word
-//     except English stopwords (`the`, `to`, `my`…);
-//   - strict: every word (reported only). CJK particles and endings are kept in both: in
-//     this data they almost never coincide with a tool's words (the two measures differ
-//     only for English).
+// Two measures, each required for at least MIN_NO_SHARED_SHARE of every language:
+//   - content words: every word except English stopwords (`the`, `to`, `my`…);
+//   - strict: every word. CJK particles and endings are kept in both: in this data they
+//     almost never coincide with a tool's words (the two measures differ only for English).
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -255,6 +253,8 @@ export function checkMultilingualData(dataDir = DEFAULT_DATA_DIR) {
     if (s.n && (devShare < SPLIT_SHARE_MIN || devShare > SPLIT_SHARE_MAX)) errors.push(`requests in ${l}: dev is ${pct(devShare)} of them, expected ${pct(SPLIT_SHARE_MIN)}–${pct(SPLIT_SHARE_MAX)}`);
     const ns = share(s.noSharedContent, s.n);
     if (ns < MIN_NO_SHARED_SHARE) errors.push(`requests in ${l} sharing no content word with a relevant tool: ${pct(ns)}, at least ${pct(MIN_NO_SHARED_SHARE)} expected`);
+    const nsStrict = share(s.noSharedStrict, s.n);
+    if (nsStrict < MIN_NO_SHARED_SHARE) errors.push(`requests in ${l} sharing no word at all with a relevant tool: ${pct(nsStrict)}, at least ${pct(MIN_NO_SHARED_SHARE)} expected`);
   }
   for (const [id, t] of perTool) {
     if (t.n < MIN_QUERIES_PER_TOOL) errors.push(`tool ${id} is relevant to ${t.n} requests; at least ${MIN_QUERIES_PER_TOOL} expected`);
