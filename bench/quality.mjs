@@ -1,11 +1,16 @@
-// Retrieval quality on the MetaTool (ToolE) set through the public processor API:
-// @mastra/core 1.59.0's ToolSearchProcessor (reference) and ours in 'compatible' and
-// 'enhanced' search mode, all in one run. `npm run bench:quality` (after `npm run build`).
+// Retrieval quality through the public processor API: @mastra/core 1.59.0's
+// ToolSearchProcessor (reference) and ours in 'compatible' and 'enhanced' search mode, all in
+// one run, on two sets. `npm run bench:quality` (after `npm run build`);
+// `node bench/quality.mjs metatool` or `… multilingual` runs one set only.
 //
-// Query lines are split by their 0-based line index i in data/metatool/queries.jsonl:
-// even i = tuning half, odd i = report half. topK 10, minScore 0. recall@k =
-// |relevant ∩ top-k| / |relevant|; MRR@10 and nDCG@10 use binary gains.
-// Exits non-zero when compatible mode differs from the reference on any query.
+// MetaTool (ToolE, English): query lines are split by their 0-based line index i in
+// data/metatool/queries.jsonl: even i = tuning half, odd i = report half.
+// Multilingual (data/multilingual, the project's own set in en, zh-Hant, zh-Hans, ja, ko):
+// each request's `split` field: tune on dev, report test. Tables per split and request
+// language, then both splits together.
+//
+// topK 10, minScore 0. recall@k = |relevant ∩ top-k| / |relevant|; MRR@10 and nDCG@10 use
+// binary gains. Exits non-zero when compatible mode differs from the reference on any query.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -16,17 +21,21 @@ import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
 import { ToolSearchProcessor as Native } from '../index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dataDir = join(here, '..', 'data', 'metatool');
-const readJsonl = (file) =>
-  readFileSync(join(dataDir, file), 'utf8')
+const dataRoot = join(here, '..', 'data');
+const readJsonl = (set, file) =>
+  readFileSync(join(dataRoot, set, file), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
 
 const TOP_K = 10;
+const CONFIGS = [
+  ['reference (@mastra/core)', Reference, { topK: TOP_K, minScore: 0 }],
+  ['ours compatible', Native, { topK: TOP_K, minScore: 0, mode: 'compatible' }],
+  ['ours enhanced', Native, { topK: TOP_K, minScore: 0, mode: 'enhanced' }],
+];
 
-async function searcher(P, search) {
-  const catalog = readJsonl('tools.jsonl');
+async function searcher(P, search, catalog) {
   const tools = {};
   for (const { id, description } of catalog) {
     tools[id] = createTool({ id, description, execute: async () => ({ id }) });
@@ -75,23 +84,27 @@ function addMetrics(m, ranked, relevant) {
   if (ideal > 0) m.ndcg += dcg / ideal;
 }
 
-function row(label, m) {
-  const n = Math.max(m.n, 1);
-  const f = (x) => (x / n).toFixed(4).padStart(9);
-  return `${label.padEnd(30)} ${String(m.n).padStart(6)} ${f(m.r1)} ${f(m.r5)} ${f(m.r10)} ${f(m.mrr)} ${f(m.ndcg)}`;
+function mergeMetrics(into, m) {
+  for (const k of Object.keys(into)) into[k] += m[k];
+  return into;
 }
 
-async function main() {
-  const queries = readJsonl('queries.jsonl');
-  const configs = [
-    ['reference (@mastra/core)', Reference, { topK: TOP_K, minScore: 0 }],
-    ['ours compatible', Native, { topK: TOP_K, minScore: 0, mode: 'compatible' }],
-    ['ours enhanced', Native, { topK: TOP_K, minScore: 0, mode: 'enhanced' }],
-  ];
+function row(label, m, width = 30) {
+  const n = Math.max(m.n, 1);
+  const f = (x) => (x / n).toFixed(4).padStart(9);
+  return `${label.padEnd(width)} ${String(m.n).padStart(6)} ${f(m.r1)} ${f(m.r5)} ${f(m.r10)} ${f(m.mrr)} ${f(m.ndcg)}`;
+}
+
+const header = (first, width = 30) =>
+  `${first.padEnd(width)} ${'n'.padStart(6)} ${'recall@1'.padStart(9)} ${'recall@5'.padStart(9)} ${'recall@10'.padStart(9)} ${'MRR@10'.padStart(9)} ${'nDCG@10'.padStart(9)}`;
+
+async function metatool() {
+  const catalog = readJsonl('metatool', 'tools.jsonl');
+  const queries = readJsonl('metatool', 'queries.jsonl');
   const searchers = [];
-  for (const [label, P, search] of configs) {
+  for (const [label, P, search] of CONFIGS) {
     try {
-      searchers.push({ label, s: await searcher(P, search), metrics: [emptyMetrics(), emptyMetrics()], ms: 0 });
+      searchers.push({ label, s: await searcher(P, search, catalog), metrics: [emptyMetrics(), emptyMetrics()], ms: 0 });
     } catch (err) {
       console.log(`${label}: not available (${err.message})`);
     }
@@ -119,10 +132,9 @@ async function main() {
     }
   }
 
-  const tools = readJsonl('tools.jsonl').length;
-  console.log(`MetaTool: ${tools} tools, ${queries.length} queries; search_tools topK=${TOP_K} minScore=0`);
+  console.log(`MetaTool: ${catalog.length} tools, ${queries.length} queries; search_tools topK=${TOP_K} minScore=0`);
   console.log('lines split by 0-based index i: report = odd i, tune = even i');
-  console.log(`${'config / lines'.padEnd(30)} ${'n'.padStart(6)} ${'recall@1'.padStart(9)} ${'recall@5'.padStart(9)} ${'recall@10'.padStart(9)} ${'MRR@10'.padStart(9)} ${'nDCG@10'.padStart(9)}`);
+  console.log(header('config / lines'));
   for (const half of [1, 0]) {
     for (const x of searchers) console.log(row(`${x.label} ${half ? 'odd' : 'even'}`, x.metrics[half]));
   }
@@ -137,4 +149,63 @@ async function main() {
   }
 }
 
-await main();
+const LANGS = ['en', 'zh-Hant', 'zh-Hans', 'ja', 'ko'];
+const SPLITS = ['dev', 'test'];
+
+async function multilingual() {
+  const catalog = readJsonl('multilingual', 'tools.jsonl');
+  const queries = readJsonl('multilingual', 'queries.jsonl');
+  const searchers = [];
+  for (const [label, P, search] of CONFIGS) {
+    try {
+      const metrics = Object.fromEntries(SPLITS.map((sp) => [sp, Object.fromEntries(LANGS.map((l) => [l, emptyMetrics()]))]));
+      searchers.push({ label, s: await searcher(P, search, catalog), metrics });
+    } catch (err) {
+      console.log(`${label}: not available (${err.message})`);
+    }
+  }
+
+  let mismatches = 0;
+  const reference = searchers.find((x) => x.label.startsWith('reference'));
+  const compatible = searchers.find((x) => x.label === 'ours compatible');
+  for (const { id, lang, query, relevant, split } of queries) {
+    for (const x of searchers) addMetrics(x.metrics[split][lang], await x.s.names(query), relevant);
+    if (reference && compatible) {
+      const [a, b] = [await reference.s.results(query), await compatible.s.results(query)];
+      if (JSON.stringify(a) !== JSON.stringify(b)) {
+        mismatches += 1;
+        if (mismatches <= 5) console.log(`compatible != reference for ${id}: ${JSON.stringify(query)}\n  ref ${JSON.stringify(a)}\n  ours ${JSON.stringify(b)}`);
+      }
+    }
+  }
+
+  console.log(`\nMultilingual: ${catalog.length} tools, ${queries.length} requests (en, zh-Hant, zh-Hans, ja, ko); search_tools topK=${TOP_K} minScore=0`);
+  const width = 34;
+  const table = (title, pick) => {
+    console.log(`\n${title}`);
+    console.log(header('request lang / config', width));
+    for (const lang of [...LANGS, 'all']) {
+      for (const x of searchers) {
+        const m = emptyMetrics();
+        for (const l of lang === 'all' ? LANGS : [lang]) for (const sp of pick) mergeMetrics(m, x.metrics[sp][l]);
+        console.log(row(`${lang.padEnd(8)}${x.label}`, m, width));
+      }
+    }
+  };
+  table('split dev (tuning half)', ['dev']);
+  table('split test (report half)', ['test']);
+  table('overall (dev + test)', SPLITS);
+  for (const x of searchers) x.s.dispose();
+  if (reference && compatible) {
+    console.log(`\ncompatible vs reference: ${mismatches === 0 ? 'identical results (names, descriptions, scores) for every request' : `${mismatches} requests differ`}`);
+    if (mismatches > 0) process.exitCode = 1;
+  }
+}
+
+const only = process.argv[2];
+if (only !== undefined && only !== 'metatool' && only !== 'multilingual') {
+  console.error(`unknown set ${JSON.stringify(only)}: expected "metatool" or "multilingual" (or nothing for both)`);
+  process.exit(2);
+}
+if (only !== 'multilingual') await metatool();
+if (only !== 'metatool') await multilingual();
