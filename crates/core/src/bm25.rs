@@ -808,30 +808,40 @@ impl Bm25Index {
         // filter) at its own length is scored exactly; the threshold rises as they come.
         // per unread term: its filter bits, its per-length scale, and its global bound
         // (NaN: use the per-length one, exact for terms that only ever occur once per document)
+        // per unread term (highest bound first): its filter bits, its bound, and its scale
+        // at a document's own length (NaN unless the term only ever occurs once per
+        // document, where the score at the document's length is exact)
         let unread: Vec<(u128, f64, f64)> = order[read..]
             .iter()
             .map(|&i| {
                 let t = &terms[i];
                 let per_length = fast && self.max_tf[t.id as usize] == 1;
-                (term_bits(t.id), t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN), if per_length { f64::NAN } else { t.bound })
+                let scale = if per_length { t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN) } else { f64::NAN };
+                (term_bits(t.id), t.bound, scale)
             })
             .collect();
         let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
-        for &(partial_score, d) in &candidates {
-            if cannot(partial_score + rest[read], theta) {
-                continue;
-            }
-            let sig = self.sig[d as usize];
-            let one_sat = self.one_sat[d as usize];
-            let mut bound = partial_score;
-            for &(bits, scale, global) in &unread {
-                // a term the filter proves absent adds nothing; tf-1-only terms add their
-                // score at this document's length; others their global bound
-                let held = f64::from(u8::from(sig & bits == bits));
-                bound += held * if global.is_nan() { scale * one_sat } else { global };
-            }
+        'candidates: for &(partial_score, d) in &candidates {
+            let mut bound = partial_score + rest[read];
             if cannot(bound, theta) {
                 continue;
+            }
+            // Tighten the unread terms' bounds for this document, largest first, and drop
+            // it as soon as it cannot make the top: a term its filter proves absent adds
+            // nothing, a once-per-document term adds its score at this document's length.
+            let sig = self.sig[d as usize];
+            let one_sat = self.one_sat[d as usize];
+            for &(bits, term_bound, scale) in &unread {
+                if sig & bits != bits {
+                    bound -= term_bound;
+                } else if !scale.is_nan() {
+                    bound -= term_bound - scale * one_sat;
+                } else {
+                    continue;
+                }
+                if cannot(bound, theta) {
+                    continue 'candidates;
+                }
             }
             let r = exact(d, contrib, query_term);
             if best.len() == limit && r >= best[limit - 1] {
