@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::bm25::{top_by_score, Bm25Index, DocSet, Vocab};
 use crate::enhanced::{self, EnhancedIndex, Field, FieldDoc};
+use crate::semantic::{self, DocVectors, Fusion, SemanticDocs, StaticModel};
 use crate::tokenizer::{compat_tokens, for_each_compat_token_with};
 
 /// One `[key, tool]` entry as the catalog needs it.
@@ -157,6 +158,8 @@ fn covers(whole: &[u64; 4], part: &[u64; 4]) -> bool {
 enum Ranker {
     Compatible { vocab: Arc<Vocab>, index: Box<Bm25Index> },
     Enhanced(Box<EnhancedIndex>),
+    /// Enhanced ranking fused with the static embedding model's (see [`crate::semantic`]).
+    Hybrid(Box<HybridRanker>),
 }
 
 /// Entry positions by a string field (key or id) without copying the strings: 64-bit hash
@@ -358,7 +361,7 @@ impl ToolCatalog {
 
     /// Whether this catalog ranks with the enhanced analysis.
     pub fn is_enhanced(&self) -> bool {
-        matches!(self.ranker, Ranker::Enhanced(_))
+        matches!(self.ranker, Ranker::Enhanced(_) | Ranker::Hybrid(_))
     }
 
     fn compatible(entries: Vec<Entry>, base: Option<&ToolCatalog>) -> Self {
@@ -443,6 +446,9 @@ impl ToolCatalog {
         if appended_index_keys {
             // Stable: array-index keys first by numeric value, the rest keep their order.
             entries.sort_by_key(|e| if is_array_index(&e.key) { e.key.parse::<u64>().unwrap_or(0) } else { u64::MAX });
+        }
+        if let Ranker::Hybrid(hybrid) = &base.ranker {
+            return Self::hybrid_overlay(base, hybrid, entries);
         }
         if base.is_enhanced() {
             Self::enhanced(entries)
@@ -564,6 +570,7 @@ impl ToolCatalog {
         match &self.ranker {
             Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, true),
             Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
+            Ranker::Hybrid(hybrid) => self.search_hybrid(hybrid, query, params),
         }
     }
 
@@ -575,6 +582,7 @@ impl ToolCatalog {
         match &self.ranker {
             Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, false),
             Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
+            Ranker::Hybrid(hybrid) => self.search_hybrid(hybrid, query, params),
         }
     }
 
@@ -654,6 +662,113 @@ impl ToolCatalog {
             // Search returns only tools whose *id* is the name (id-less tools never match).
             let Some(handle) = self.by_id(name) else { continue };
             hits.push(Hit { handle, doc_handle: doc_entry.handle, score: scored.score });
+            if !params.inspect_all && hits.len() >= params.top_k {
+                break;
+            }
+        }
+        hits
+    }
+}
+
+/// Hybrid ranking state: the enhanced index, the documents' vectors (row = slot) and the
+/// fusion knobs.
+#[derive(Debug)]
+pub struct HybridRanker {
+    lexical: EnhancedIndex,
+    semantic: SemanticDocs,
+    fusion: Fusion,
+}
+
+// Hybrid search (opt-in): enhanced ranking fused with a static embedding model's.
+impl ToolCatalog {
+    /// Builds a catalog with hybrid ranking: enhanced, plus each indexed tool's
+    /// `name + description` embedded with `model`.
+    pub fn build_hybrid(entries: Vec<ToolEntry>, params: Vec<String>, model: Arc<StaticModel>) -> Self {
+        Self::build_enhanced(entries, params).into_hybrid(model, None)
+    }
+
+    /// [`Self::build_validated_with`] with hybrid ranking.
+    pub fn build_validated_hybrid(
+        entries: Vec<ToolEntry>,
+        params: Vec<String>,
+        model: Arc<StaticModel>,
+        reserved: &[&str],
+        key_conflicts: KeyConflicts,
+    ) -> Result<Self, CatalogError> {
+        Ok(Self::build_validated_with(entries, Some(params), reserved, key_conflicts)?.into_hybrid(model, None))
+    }
+
+    /// Whether this catalog ranks with the hybrid (lexical + semantic) search.
+    pub fn is_hybrid(&self) -> bool {
+        matches!(self.ranker, Ranker::Hybrid(_))
+    }
+
+    /// Overrides the fusion knobs (quality tuning).
+    #[doc(hidden)]
+    pub fn set_fusion(&mut self, fusion: Fusion) {
+        if let Ranker::Hybrid(h) = &mut self.ranker {
+            h.fusion = fusion;
+        }
+    }
+
+    /// An enhanced catalog turned hybrid. Documents whose name and description equal one
+    /// of `base`'s keep its vector instead of being embedded again.
+    fn into_hybrid(mut self, model: Arc<StaticModel>, base: Option<(&ToolCatalog, &HybridRanker)>) -> Self {
+        let Ranker::Enhanced(lexical) = std::mem::replace(&mut self.ranker, Ranker::Enhanced(Box::default())) else {
+            return self;
+        };
+        let mut base_rows: HashMap<(&str, &str), usize> = HashMap::default();
+        if let Some((base, hybrid)) = base.filter(|(_, h)| Arc::ptr_eq(&h.semantic.model, &model)) {
+            for (slot, &pos) in base.slot_entry.iter().enumerate() {
+                let e = &base.entries[pos as usize];
+                if slot < hybrid.semantic.vectors.len() {
+                    base_rows.insert((e.name(), &e.description), slot);
+                }
+            }
+        }
+        let mut vectors = DocVectors::new(model.dim());
+        let mut encoder = semantic::model::Encoder::new(&model);
+        let mut sum = vec![0.0; model.dim()];
+        for &pos in &self.slot_entry {
+            let e = &self.entries[pos as usize];
+            if let Some((&slot, (_, hybrid))) = base_rows.get(&(e.name(), e.description.as_str())).zip(base) {
+                vectors.push_row_of(&hybrid.semantic.vectors, slot);
+                continue;
+            }
+            sum.fill(0.0);
+            encoder.add_text(&semantic::tool_text(e.name(), &e.description), &mut sum);
+            vectors.push_unnormalized(&mut sum);
+        }
+        drop(encoder);
+        let semantic = SemanticDocs { model, vectors };
+        self.ranker = Ranker::Hybrid(Box::new(HybridRanker { lexical: *lexical, semantic, fusion: Fusion::default() }));
+        self
+    }
+
+    fn hybrid_overlay(base: &ToolCatalog, hybrid: &HybridRanker, entries: Vec<Entry>) -> Self {
+        let mut catalog = Self::enhanced(entries).into_hybrid(hybrid.semantic.model.clone(), Some((base, hybrid)));
+        catalog.set_fusion(hybrid.fusion);
+        catalog
+    }
+
+    /// Fused ranking (see [`crate::semantic::fusion`]): `score` is the fused score in
+    /// (0, 1]; `minScore` applies to it; only tools whose id is their name are returned.
+    fn search_hybrid(&self, hybrid: &HybridRanker, query: &str, params: SearchParams) -> Vec<Hit> {
+        if params.top_k == 0 && !params.inspect_all {
+            return Vec::new();
+        }
+        let fusion = &hybrid.fusion;
+        let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
+        let lexical = hybrid.lexical.search_top(query, lexical_depth);
+        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k));
+        let mut hits = Vec::new();
+        for (slot, score) in fusion.fuse(query, &lexical, &semantic) {
+            if !above(score, params.min_score) {
+                continue;
+            }
+            let doc_entry = &self.entries[self.slot_entry[slot as usize] as usize];
+            let Some(handle) = self.by_id(doc_entry.name()) else { continue };
+            hits.push(Hit { handle, doc_handle: doc_entry.handle, score });
             if !params.inspect_all && hits.len() >= params.top_k {
                 break;
             }

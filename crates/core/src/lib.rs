@@ -12,3 +12,4 @@ pub mod tokenizer;
 pub mod tool_call_filter;
 pub mod enhanced;
 pub mod skill_search;
+pub mod semantic;

@@ -1,0 +1,95 @@
+//! Fusing the lexical (enhanced) ranking with the semantic one.
+//!
+//! Reciprocal-rank fusion: a document at 1-based rank `r` of a ranking gets `w / (k + r)`
+//! from it, summed over both rankings. Ranks, not scores, so the BM25F scale never has to
+//! be calibrated against cosines.
+//!
+//! Adaptive: the semantic weight depends on the query's script. The static model's
+//! signal is strong for CJK text (which lexical matching segments only into bigrams) and
+//! weak for English, where the enhanced ranking is already good; so the weight moves from
+//! `semantic_latin` to `semantic_cjk` with the share of CJK characters in the query.
+//! A query with no lexical match is ranked by the semantic side alone.
+//!
+//! Score: the fused value divided by its maximum, `(w_lexical + w_semantic) / (k + 1)`, so
+//! it lies in (0, 1], and 1 means first in both rankings. `minScore` compares with it.
+
+use crate::enhanced::analyzer::is_cjk;
+
+/// Fusion knobs (defaults tuned on the dev halves; see `examples/hybrid.rs`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fusion {
+    /// RRF rank offset.
+    pub k: f64,
+    pub lexical: f64,
+    /// Semantic weight for a query without CJK characters …
+    pub semantic_latin: f64,
+    /// … and for one made only of CJK characters (linear in between).
+    pub semantic_cjk: f64,
+    /// Semantic candidates fused (the best `max(depth, topK)` by cosine).
+    pub semantic_depth: usize,
+    /// Lexical candidates fused (callers cut the lexical ranking there).
+    pub lexical_depth: usize,
+}
+
+impl Default for Fusion {
+    fn default() -> Self {
+        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.3, semantic_cjk: 1.0, semantic_depth: 50, lexical_depth: 100 }
+    }
+}
+
+/// Share of CJK (Han, kana, Hangul) among the query's letters and digits, in [0, 1].
+pub fn cjk_share(query: &str) -> f64 {
+    let (mut cjk, mut all) = (0usize, 0usize);
+    for c in query.chars().filter(|c| c.is_alphanumeric()) {
+        all += 1;
+        cjk += usize::from(is_cjk(c));
+    }
+    if all == 0 {
+        0.0
+    } else {
+        cjk as f64 / all as f64
+    }
+}
+
+impl Fusion {
+    /// The semantic weight for `query`.
+    pub fn semantic_weight(&self, query: &str) -> f64 {
+        let share = cjk_share(query);
+        self.semantic_latin + (self.semantic_cjk - self.semantic_latin) * share
+    }
+
+    /// Fuses a lexical ranking (best first) and a semantic one (best first) into
+    /// `(doc, score)` best first; ties keep the lexical order, then the semantic one.
+    pub fn fuse(&self, query: &str, lexical: &[(u32, f64)], semantic: &[(u32, f32)]) -> Vec<(u32, f64)> {
+        let w_sem = self.semantic_weight(query);
+        let w_lex = self.lexical;
+        let max = (w_lex + w_sem) / (self.k + 1.0);
+        if !(max > 0.0) {
+            return Vec::new();
+        }
+        // (doc, fused, lexical rank, semantic rank)
+        let mut fused: Vec<(u32, f64, usize, usize)> = Vec::with_capacity(lexical.len() + semantic.len());
+        let mut position: rustc_hash::FxHashMap<u32, usize> = Default::default();
+        for (r, &(doc, _)) in lexical.iter().enumerate() {
+            position.insert(doc, fused.len());
+            fused.push((doc, w_lex / (self.k + r as f64 + 1.0), r, usize::MAX));
+        }
+        for (r, &(doc, _)) in semantic.iter().enumerate() {
+            let part = w_sem / (self.k + r as f64 + 1.0);
+            match position.get(&doc) {
+                Some(&i) => {
+                    fused[i].1 += part;
+                    fused[i].3 = r;
+                }
+                None => {
+                    if part > 0.0 {
+                        position.insert(doc, fused.len());
+                        fused.push((doc, part, usize::MAX, r));
+                    }
+                }
+            }
+        }
+        fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)).then(a.3.cmp(&b.3)));
+        fused.into_iter().map(|(doc, s, _, _)| (doc, (s / max).min(1.0))).collect()
+    }
+}

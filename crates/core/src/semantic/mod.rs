@@ -1,0 +1,42 @@
+//! Opt-in semantic side of hybrid search: a static (model2vec-style) embedding model —
+//! a SentencePiece unigram vocabulary and one vector per piece, no network at query time —
+//! document vectors with exact cosine top-k, and rank fusion with the enhanced ranking.
+//!
+//! - [`model`]: `model.bin` loading and validation, tokenizer (NFKC, lowercase, `▁` word
+//!   marker, unigram Viterbi), sentence vectors (mean of rows, L2-normalized).
+//! - [`docs`]: i8 document matrix, exact top-k.
+//! - [`fusion`]: script-adaptive reciprocal-rank fusion.
+
+pub mod docs;
+pub mod fusion;
+pub mod model;
+
+pub use docs::{DocVectors, SemanticDocs};
+pub use fusion::Fusion;
+pub use model::{ModelError, StaticModel};
+
+/// The text a tool is embedded as: its name with identifier separators as spaces (so
+/// `send_email` reads as two words), then its description.
+pub fn tool_text(name: &str, description: &str) -> String {
+    let mut out = String::with_capacity(name.len() + description.len() + 2);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if matches!(c, '_' | '-' | '.' | '/' | ':') {
+            out.push(' ');
+            prev_lower = false;
+            continue;
+        }
+        // camelCase boundary
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.push(c);
+    }
+    out.push_str(". ");
+    out.push_str(description);
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,382 @@
+//! The static embedding model: loading `model.bin`, tokenizing, sentence vectors.
+//!
+//! Format (little-endian; see the model package's README): magic `MNPSEMB1`, `dim`,
+//! `vocab`, `unk_id`, `flags` (u32 each), then `vocab` piece records (u16 byte length,
+//! UTF-8 bytes, f32 unigram score), `vocab` f32 row scales, and `vocab × dim` i8 values.
+//! Token `i`'s vector is `scales[i] * vectors[i]`.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap as HashMap;
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
+
+const MAGIC: &[u8; 8] = b"MNPSEMB1";
+/// bit0: lowercase input; bit1: NFKC input; bit2: words start with U+2581.
+const FLAG_LOWERCASE: u32 = 1;
+const FLAG_NFKC: u32 = 2;
+const FLAG_WORD_MARKER: u32 = 4;
+const WORD_MARKER: char = '\u{2581}';
+/// Largest accepted dimension: far above any useful static model, and it bounds the
+/// per-query work a hostile file can cause.
+const MAX_DIM: u32 = 4096;
+
+/// Why bytes are not a usable model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelError {
+    BadMagic,
+    /// The file ends inside `what`.
+    Truncated { what: &'static str },
+    ZeroDim,
+    DimTooLarge { dim: u32 },
+    EmptyVocab,
+    UnknownIdOutOfRange { unk_id: u32, vocab: u32 },
+    PieceNotUtf8 { index: u32 },
+    NonFiniteScore { index: u32 },
+    NonFiniteScale { index: u32 },
+    TrailingBytes { extra: usize },
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BadMagic => write!(f, "not a static embedding model: the file does not start with \"MNPSEMB1\""),
+            Self::Truncated { what } => write!(f, "model file is truncated: it ends inside the {what}"),
+            Self::ZeroDim => write!(f, "model dimension is 0"),
+            Self::DimTooLarge { dim } => write!(f, "model dimension {dim} is larger than {MAX_DIM}"),
+            Self::EmptyVocab => write!(f, "model vocabulary is empty"),
+            Self::UnknownIdOutOfRange { unk_id, vocab } => {
+                write!(f, "model unknown-token id {unk_id} is outside the vocabulary of {vocab} pieces")
+            }
+            Self::PieceNotUtf8 { index } => write!(f, "model piece {index} is not valid UTF-8"),
+            Self::NonFiniteScore { index } => write!(f, "model piece {index} has a non-finite score"),
+            Self::NonFiniteScale { index } => write!(f, "model row {index} has a non-finite scale"),
+            Self::TrailingBytes { extra } => write!(f, "model file has {extra} unexpected bytes after the vectors"),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// A reader over the file bytes that reports where it ran out.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], ModelError> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(ModelError::Truncated { what })?;
+        let out = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(out)
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, ModelError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn f32(&mut self, what: &'static str) -> Result<f32, ModelError> {
+        Ok(f32::from_bits(self.u32(what)?))
+    }
+
+    fn remaining(&self) -> usize {
+        self.bytes.len() - self.pos
+    }
+}
+
+/// A loaded model: piece lookup for the tokenizer and the quantized vector table.
+pub struct StaticModel {
+    dim: usize,
+    unk_id: u32,
+    flags: u32,
+    piece_ids: HashMap<Box<str>, u32>,
+    scores: Vec<f32>,
+    scales: Vec<f32>,
+    vectors: Vec<i8>,
+    /// Longest piece in characters: Viterbi looks no further back than this.
+    max_piece_chars: usize,
+    /// Score of an unknown-character step (below every piece, as SentencePiece does).
+    unk_score: f32,
+}
+
+impl std::fmt::Debug for StaticModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StaticModel").field("dim", &self.dim).field("vocab", &self.scores.len()).finish_non_exhaustive()
+    }
+}
+
+impl StaticModel {
+    /// Parses and validates `model.bin` bytes. Never panics; every malformed input is an error.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ModelError> {
+        let mut r = Reader { bytes, pos: 0 };
+        if r.take(8, "header").map_err(|_| ModelError::BadMagic)? != MAGIC {
+            return Err(ModelError::BadMagic);
+        }
+        let dim = r.u32("header")?;
+        let vocab = r.u32("header")?;
+        let unk_id = r.u32("header")?;
+        let flags = r.u32("header")?;
+        if dim == 0 {
+            return Err(ModelError::ZeroDim);
+        }
+        if dim > MAX_DIM {
+            return Err(ModelError::DimTooLarge { dim });
+        }
+        if vocab == 0 {
+            return Err(ModelError::EmptyVocab);
+        }
+        if unk_id >= vocab {
+            return Err(ModelError::UnknownIdOutOfRange { unk_id, vocab });
+        }
+        let n = vocab as usize;
+        // Each piece record is at least 6 bytes: a count the file cannot hold is truncated
+        // (checked before allocating, so a forged count cannot exhaust memory).
+        if r.remaining() / 6 < n {
+            return Err(ModelError::Truncated { what: "pieces" });
+        }
+        let mut piece_ids: HashMap<Box<str>, u32> = HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut scores = Vec::with_capacity(n);
+        let mut max_piece_chars = 1;
+        for index in 0..vocab {
+            let len = r.take(2, "pieces")?;
+            let len = u16::from_le_bytes([len[0], len[1]]) as usize;
+            let piece = std::str::from_utf8(r.take(len, "pieces")?).map_err(|_| ModelError::PieceNotUtf8 { index })?;
+            let score = r.f32("pieces")?;
+            if !score.is_finite() {
+                return Err(ModelError::NonFiniteScore { index });
+            }
+            scores.push(score);
+            if !piece.is_empty() {
+                // A repeated piece keeps its first id (SentencePiece vocabularies have none).
+                piece_ids.entry(piece.into()).or_insert(index);
+                max_piece_chars = max_piece_chars.max(piece.chars().count());
+            }
+        }
+        let mut scales = Vec::with_capacity(n);
+        for index in 0..vocab {
+            let scale = r.f32("scales")?;
+            if !scale.is_finite() {
+                return Err(ModelError::NonFiniteScale { index });
+            }
+            scales.push(scale);
+        }
+        let table = n.checked_mul(dim as usize).ok_or(ModelError::Truncated { what: "vectors" })?;
+        let vectors: Vec<i8> = r.take(table, "vectors")?.iter().map(|&b| b as i8).collect();
+        if r.remaining() != 0 {
+            return Err(ModelError::TrailingBytes { extra: r.remaining() });
+        }
+        let min_score = scores.iter().copied().fold(f32::INFINITY, f32::min);
+        Ok(Self {
+            dim: dim as usize,
+            unk_id,
+            flags,
+            piece_ids,
+            scores,
+            scales,
+            vectors,
+            max_piece_chars,
+            unk_score: min_score - 10.0,
+        })
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    pub fn vocab_size(&self) -> usize {
+        self.scores.len()
+    }
+
+    /// Approximate heap bytes held by the model.
+    pub fn heap_bytes(&self) -> usize {
+        let pieces: usize = self.piece_ids.keys().map(|k| k.len() + 16 + 8).sum();
+        pieces + self.scores.len() * 8 + self.vectors.len()
+    }
+
+    /// The text as the tokenizer sees it (NFKC, lowercase, per the flags).
+    fn normalized<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let mut out: Cow<str> = Cow::Borrowed(text);
+        if self.flags & FLAG_NFKC != 0 && !text.is_ascii() && is_nfkc_quick(text.chars()) != IsNormalized::Yes {
+            out = Cow::Owned(text.nfkc().collect());
+        }
+        if self.flags & FLAG_LOWERCASE != 0 && out.chars().any(char::is_uppercase) {
+            out = Cow::Owned(out.to_lowercase());
+        }
+        out
+    }
+
+    /// Token ids of `text`: normalized, split on whitespace, each word segmented by
+    /// unigram Viterbi (highest total piece score).
+    pub fn tokenize(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        let mut scratch = Viterbi::default();
+        self.for_each_word(text, |word| self.segment(word, &mut scratch, &mut ids));
+        ids
+    }
+
+    /// Calls `f` with each word of the normalized text, marker included.
+    fn for_each_word(&self, text: &str, mut f: impl FnMut(&str)) {
+        let mut word = String::new();
+        for w in self.normalized(text).split(char::is_whitespace).filter(|w| !w.is_empty()) {
+            word.clear();
+            if self.flags & FLAG_WORD_MARKER != 0 {
+                word.push(WORD_MARKER);
+            }
+            word.push_str(w);
+            f(&word);
+        }
+    }
+
+    /// Appends the best segmentation of one word to `out`.
+    fn segment(&self, word: &str, v: &mut Viterbi, out: &mut Vec<u32>) {
+        v.bounds.clear();
+        v.bounds.extend(word.char_indices().map(|(i, _)| i));
+        v.bounds.push(word.len());
+        let chars = v.bounds.len() - 1;
+        v.best.clear();
+        v.best.resize(chars + 1, (f32::NEG_INFINITY, 0, u32::MAX));
+        v.best[0] = (0.0, 0, u32::MAX);
+        for end in 1..=chars {
+            let from = end.saturating_sub(self.max_piece_chars);
+            let mut single_char_piece = false;
+            for start in from..end {
+                let base = v.best[start].0;
+                if base == f32::NEG_INFINITY {
+                    continue;
+                }
+                let Some(&id) = self.piece_ids.get(&word[v.bounds[start]..v.bounds[end]]) else { continue };
+                single_char_piece |= start + 1 == end;
+                let total = base + self.scores[id as usize];
+                if total > v.best[end].0 {
+                    v.best[end] = (total, start as u32, id);
+                }
+            }
+            // A character no piece covers on its own becomes the unknown token.
+            if !single_char_piece && v.best[end - 1].0 != f32::NEG_INFINITY {
+                let total = v.best[end - 1].0 + self.unk_score;
+                if total > v.best[end].0 {
+                    v.best[end] = (total, (end - 1) as u32, self.unk_id);
+                }
+            }
+        }
+        let first = out.len();
+        let mut at = chars;
+        while at > 0 {
+            let (_, start, id) = v.best[at];
+            out.push(id);
+            at = start as usize;
+        }
+        out[first..].reverse();
+    }
+
+    /// Adds the dequantized rows of `ids` to `sum` (`dim` long).
+    pub fn add_rows(&self, ids: &[u32], sum: &mut [f32]) {
+        for &id in ids {
+            let id = id as usize;
+            let scale = self.scales[id];
+            if scale == 0.0 {
+                continue;
+            }
+            let row = &self.vectors[id * self.dim..(id + 1) * self.dim];
+            for (s, &q) in sum.iter_mut().zip(row) {
+                *s += scale * f32::from(q);
+            }
+        }
+    }
+
+    /// The sentence vector of `text`: mean of its token vectors, L2-normalized (all zeros
+    /// when no token carries a vector).
+    pub fn embed(&self, text: &str) -> Vec<f32> {
+        let mut sum = vec![0.0; self.dim];
+        self.add_rows(&self.tokenize(text), &mut sum);
+        normalize(&mut sum);
+        sum
+    }
+}
+
+/// Embeds many texts, segmenting each distinct word once (catalog texts repeat words).
+pub struct Encoder<'m> {
+    model: &'m StaticModel,
+    /// word -> its token ids, as a range of `ids`
+    words: HashMap<Box<str>, (u32, u32)>,
+    ids: Vec<u32>,
+    viterbi: Viterbi,
+    tokens: Vec<u32>,
+}
+
+impl<'m> Encoder<'m> {
+    pub fn new(model: &'m StaticModel) -> Self {
+        Self { model, words: HashMap::default(), ids: Vec::new(), viterbi: Viterbi::default(), tokens: Vec::new() }
+    }
+
+    /// Adds the token vectors of `text` to `sum`; returns how many tokens it had.
+    pub fn add_text(&mut self, text: &str, sum: &mut [f32]) -> usize {
+        let Self { model, words, ids, viterbi, tokens } = self;
+        tokens.clear();
+        model.for_each_word(text, |word| {
+            if let Some(&(start, len)) = words.get(word) {
+                tokens.extend_from_slice(&ids[start as usize..(start + len) as usize]);
+                return;
+            }
+            let start = ids.len();
+            model.segment(word, viterbi, ids);
+            tokens.extend_from_slice(&ids[start..]);
+            words.insert(word.into(), (start as u32, (ids.len() - start) as u32));
+        });
+        model.add_rows(tokens, sum);
+        tokens.len()
+    }
+}
+
+/// L2-normalizes in place (a zero vector stays zero). The mean's divisor cancels here, so
+/// callers may pass sums.
+pub fn normalize(v: &mut [f32]) {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 && norm.is_finite() {
+        for x in v {
+            *x /= norm;
+        }
+    } else {
+        v.fill(0.0);
+    }
+}
+
+/// Reusable Viterbi buffers: char byte offsets and per-position (score, start, piece).
+#[derive(Default)]
+struct Viterbi {
+    bounds: Vec<usize>,
+    best: Vec<(f32, u32, u32)>,
+}
+
+/// Writes a model file (for tests, benches and tools): pieces with scores, rows as f32
+/// vectors quantized per row to i8.
+#[doc(hidden)]
+pub fn encode_model(dim: u32, unk_id: u32, flags: u32, pieces: &[(&str, f32, Vec<f32>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    for v in [dim, pieces.len() as u32, unk_id, flags] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for (piece, score, _) in pieces {
+        out.extend_from_slice(&(piece.len() as u16).to_le_bytes());
+        out.extend_from_slice(piece.as_bytes());
+        out.extend_from_slice(&score.to_le_bytes());
+    }
+    let scale_of = |row: &Vec<f32>| row.iter().fold(0f32, |m, x| m.max(x.abs())) / 127.0;
+    for (_, _, row) in pieces {
+        out.extend_from_slice(&scale_of(row).to_le_bytes());
+    }
+    for (_, _, row) in pieces {
+        let scale = scale_of(row);
+        for i in 0..dim as usize {
+            let x = row.get(i).copied().unwrap_or(0.0);
+            let q = if scale > 0.0 { (x / scale).round().clamp(-127.0, 127.0) as i8 } else { 0 };
+            out.push(q as u8);
+        }
+    }
+    out
+}
+
+/// Flags of a SentencePiece-style model: lowercase, NFKC, word-start marker.
+pub const STANDARD_FLAGS: u32 = FLAG_LOWERCASE | FLAG_NFKC | FLAG_WORD_MARKER;

@@ -1,0 +1,373 @@
+use std::sync::Arc;
+
+use proptest::prelude::*;
+
+use super::docs::top_k;
+use super::model::{encode_model, STANDARD_FLAGS};
+use super::*;
+
+/// One-hot-ish vector of `dim` with `x` at `axis`.
+fn axis(dim: usize, at: usize, x: f32) -> Vec<f32> {
+    let mut v = vec![0.0; dim];
+    v[at] = x;
+    v
+}
+
+/// A hand-made 4-dimensional model: axis 0 = weather, 1 = email, 2 = code review, 3 = noise.
+/// Pieces cover Latin, Han (Traditional and Simplified), kana and Hangul words.
+pub(crate) fn tiny_model_bytes() -> Vec<u8> {
+    let d = 4;
+    let pieces: Vec<(&str, f32, Vec<f32>)> = vec![
+        ("<unk>", 0.0, vec![0.0; d]),
+        ("\u{2581}", -2.0, vec![0.0; d]),
+        ("\u{2581}weather", -3.0, axis(d, 0, 1.0)),
+        ("\u{2581}forecast", -4.0, axis(d, 0, 0.8)),
+        ("\u{2581}rain", -4.0, axis(d, 0, 0.6)),
+        ("\u{2581}will", -2.0, axis(d, 3, 0.1)),
+        ("\u{2581}it", -2.0, axis(d, 3, 0.1)),
+        ("\u{2581}send", -3.0, axis(d, 1, 0.5)),
+        ("\u{2581}email", -3.0, axis(d, 1, 1.0)),
+        ("\u{2581}mail", -3.5, axis(d, 1, 0.9)),
+        ("\u{2581}message", -4.0, axis(d, 1, 0.7)),
+        ("\u{2581}review", -4.0, axis(d, 2, 1.0)),
+        ("\u{2581}code", -4.0, axis(d, 2, 0.6)),
+        ("\u{2581}pull", -4.0, axis(d, 2, 0.5)),
+        ("\u{2581}request", -4.0, axis(d, 2, 0.3)),
+        ("\u{2581}un", -5.0, axis(d, 3, 0.2)),
+        ("believ", -6.0, axis(d, 3, 0.2)),
+        ("able", -5.0, axis(d, 3, 0.2)),
+        ("\u{2581}unbeliev", -12.0, axis(d, 3, 0.2)),
+        ("a", -6.0, axis(d, 3, 0.1)),
+        ("b", -6.0, axis(d, 3, 0.1)),
+        ("l", -6.0, axis(d, 3, 0.1)),
+        ("e", -6.0, axis(d, 3, 0.1)),
+        ("天氣", -5.0, axis(d, 0, 1.0)),
+        ("天气", -5.0, axis(d, 0, 1.0)),
+        ("預報", -5.0, axis(d, 0, 0.7)),
+        ("下雨", -5.0, axis(d, 0, 0.8)),
+        ("天", -7.0, axis(d, 3, 0.1)),
+        ("気", -7.0, axis(d, 3, 0.1)),
+        ("天気", -5.0, axis(d, 0, 1.0)),
+        ("メール", -5.0, axis(d, 1, 1.0)),
+        ("送る", -5.0, axis(d, 1, 0.4)),
+        ("날씨", -5.0, axis(d, 0, 1.0)),
+        ("메일", -5.0, axis(d, 1, 1.0)),
+        ("보내기", -5.0, axis(d, 1, 0.4)),
+        ("リ", -7.0, axis(d, 3, 0.1)),
+        ("ビュー", -6.0, axis(d, 2, 1.0)),
+        ("\u{2581}レ", -6.0, axis(d, 2, 0.2)),
+    ];
+    encode_model(d as u32, 0, STANDARD_FLAGS, &pieces)
+}
+
+pub(crate) fn tiny_model() -> Arc<StaticModel> {
+    Arc::new(StaticModel::from_bytes(&tiny_model_bytes()).expect("tiny model parses"))
+}
+
+fn pieces(model: &StaticModel, text: &str, bytes: &[u8]) -> Vec<String> {
+    // ids -> piece strings, re-read from the encoded table
+    let names = piece_names(bytes);
+    model.tokenize(text).into_iter().map(|id| names[id as usize].clone()).collect()
+}
+
+fn piece_names(bytes: &[u8]) -> Vec<String> {
+    let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut at = 24;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let len = u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+        out.push(String::from_utf8(bytes[at + 2..at + 2 + len].to_vec()).unwrap());
+        at += 2 + len + 4;
+    }
+    out
+}
+
+#[test]
+fn tokenizes_latin_with_word_marker_lowercase_and_nfkc() {
+    let bytes = tiny_model_bytes();
+    let m = StaticModel::from_bytes(&bytes).unwrap();
+    assert_eq!(pieces(&m, "Weather  FORECAST", &bytes), ["▁weather", "▁forecast"]);
+    // full-width letters fold by NFKC, then lowercase
+    assert_eq!(pieces(&m, "ＷＥＡＴＨＥＲ", &bytes), ["▁weather"]);
+    assert!(m.tokenize("").is_empty());
+    assert!(m.tokenize(" \t\n\u{3000}").is_empty());
+}
+
+#[test]
+fn tokenizes_han_kana_and_hangul() {
+    let bytes = tiny_model_bytes();
+    let m = StaticModel::from_bytes(&bytes).unwrap();
+    assert_eq!(pieces(&m, "天氣預報", &bytes), ["▁", "天氣", "預報"]);
+    assert_eq!(pieces(&m, "天気", &bytes), ["▁", "天気"]);
+    assert_eq!(pieces(&m, "メール送る", &bytes), ["▁", "メール", "送る"]);
+    assert_eq!(pieces(&m, "날씨 메일", &bytes), ["▁", "날씨", "▁", "메일"]);
+    // mixed scripts in one word
+    assert_eq!(pieces(&m, "email天气", &bytes), ["▁email", "天气"]);
+}
+
+#[test]
+fn viterbi_picks_the_best_scoring_segmentation() {
+    let bytes = tiny_model_bytes();
+    let m = StaticModel::from_bytes(&bytes).unwrap();
+    // ▁un + believ + able = -16 beats ▁unbeliev + able = -17 (and the per-letter split)
+    assert_eq!(pieces(&m, "unbelievable", &bytes), ["▁un", "believ", "able"]);
+    // "レビュー": "▁レ" (-6) + "ビュー" (-6) beats "▁" + unknown "レ" + "ビュー"
+    assert_eq!(pieces(&m, "レビュー", &bytes), ["▁レ", "ビュー"]);
+}
+
+#[test]
+fn unknown_characters_become_the_unknown_token() {
+    let bytes = tiny_model_bytes();
+    let m = StaticModel::from_bytes(&bytes).unwrap();
+    assert_eq!(pieces(&m, "email🙂", &bytes), ["▁email", "<unk>"]);
+    assert_eq!(pieces(&m, "🙂🙂", &bytes), ["▁", "<unk>", "<unk>"]);
+    assert_eq!(pieces(&m, "xyz", &bytes), ["▁", "<unk>", "<unk>", "<unk>"]);
+    // an all-unknown text has no vector
+    assert!(m.embed("🙂 xyz").iter().all(|&x| x == 0.0));
+}
+
+#[test]
+fn sentence_vectors_are_unit_means() {
+    let m = tiny_model();
+    let v = m.embed("weather forecast");
+    let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-5);
+    assert!(v[0] > 0.99);
+    // "will it rain": mostly weather, a little noise
+    let w = m.embed("will it rain");
+    assert!(w[0] > w[3] && w[3] > 0.0);
+}
+
+#[test]
+fn loader_reports_each_kind_of_bad_file() {
+    let good = tiny_model_bytes();
+    let err = |b: &[u8]| StaticModel::from_bytes(b).unwrap_err();
+    assert_eq!(err(b""), ModelError::BadMagic);
+    assert_eq!(err(b"MNPSEMB2xxxxxxxxxxxxxxxxx"), ModelError::BadMagic);
+    assert_eq!(err(&good[..20]), ModelError::Truncated { what: "header" });
+    assert_eq!(err(&good[..30]), ModelError::Truncated { what: "pieces" });
+    assert_eq!(err(&good[..good.len() - 1]), ModelError::Truncated { what: "vectors" });
+    let mut extra = good.clone();
+    extra.push(0);
+    assert_eq!(err(&extra), ModelError::TrailingBytes { extra: 1 });
+    let with = |at: usize, value: u32| {
+        let mut b = good.clone();
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        b
+    };
+    assert_eq!(err(&with(8, 0)), ModelError::ZeroDim);
+    assert_eq!(err(&with(8, 1 << 20)), ModelError::DimTooLarge { dim: 1 << 20 });
+    assert_eq!(err(&with(12, 0)), ModelError::EmptyVocab);
+    assert_eq!(err(&with(16, 999)), ModelError::UnknownIdOutOfRange { unk_id: 999, vocab: 38 });
+    // a forged vocabulary count larger than the file can hold
+    assert_eq!(err(&with(12, u32::MAX)), ModelError::Truncated { what: "pieces" });
+    // piece 0 is "<unk>" at offset 24: length, bytes, score
+    let mut bad_utf8 = good.clone();
+    bad_utf8[26] = 0xFF;
+    assert_eq!(err(&bad_utf8), ModelError::PieceNotUtf8 { index: 0 });
+    assert_eq!(err(&with(31, f32::NAN.to_bits())), ModelError::NonFiniteScore { index: 0 });
+    let scales_at = good.len() - 38 * 4 - 38 * 4;
+    assert_eq!(err(&with(scales_at + 4, f32::INFINITY.to_bits())), ModelError::NonFiniteScale { index: 1 });
+    assert!(err(&with(8, 0)).to_string().contains("dimension is 0"));
+    assert!(err(&good[..30]).to_string().contains("truncated"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300), magic in any::<bool>()) {
+        let mut b = bytes;
+        if magic && b.len() >= 8 {
+            b[..8].copy_from_slice(b"MNPSEMB1");
+        }
+        let _ = StaticModel::from_bytes(&b);
+    }
+
+    #[test]
+    fn truncated_or_flipped_models_never_panic(cut in 0usize..2000, flip in 0usize..2000, bit in 0u8..8, text in "\\PC{0,40}") {
+        let good = tiny_model_bytes();
+        let cut_bytes = &good[..cut.min(good.len())];
+        prop_assert!(cut >= good.len() || StaticModel::from_bytes(cut_bytes).is_err());
+        let mut flipped = good.clone();
+        let at = flip % flipped.len();
+        flipped[at] ^= 1 << bit;
+        // A flip may still give a valid model: then it must tokenize and embed anything.
+        if let Ok(m) = StaticModel::from_bytes(&flipped) {
+            let v = m.embed(&text);
+            prop_assert_eq!(v.len(), m.dim());
+            prop_assert!(v.iter().all(|x| x.is_finite()));
+        }
+    }
+
+    #[test]
+    fn any_text_tokenizes_into_valid_ids(text in "\\PC{0,60}") {
+        let m = tiny_model();
+        for id in m.tokenize(&text) {
+            prop_assert!((id as usize) < m.vocab_size());
+        }
+    }
+}
+
+#[test]
+fn document_top_k_is_exact_cosine_order() {
+    let m = tiny_model();
+    let texts = ["send an email message", "weather forecast", "code review for a pull request", "will it rain", "mail"];
+    let docs = DocVectors::build(&m, texts);
+    assert_eq!(docs.len(), 5);
+    let q = m.embed("rain forecast");
+    let top = docs.top(&docs.query(&q), 5);
+    assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>()[..2], [1, 3]);
+    // cosines agree with f32 arithmetic to quantization precision
+    for &(i, c) in &top {
+        let exact: f32 = m.embed(texts[i as usize]).iter().zip(&q).map(|(a, b)| a * b).sum();
+        assert!((exact - c).abs() < 0.02, "{i}: {exact} vs {c}");
+    }
+    assert_eq!(docs.top(&docs.query(&q), 2).len(), 2);
+    assert!(docs.top(&docs.query(&q), 0).is_empty());
+    // a query with no vector scores every document 0
+    assert!(docs.cosines(&docs.query(&m.embed("🙂"))).iter().all(|&c| c == 0.0));
+}
+
+#[test]
+fn top_k_breaks_ties_by_position() {
+    assert_eq!(top_k(&[0.5, 0.9, 0.5, 0.9], 3), [(1, 0.9), (3, 0.9), (0, 0.5)]);
+    assert_eq!(top_k(&[0.1], 5), [(0, 0.1)]);
+}
+
+#[test]
+fn fusion_weights_follow_the_query_script() {
+    let f = Fusion { semantic_latin: 0.2, semantic_cjk: 1.0, ..Fusion::default() };
+    assert_eq!(fusion::cjk_share("weather"), 0.0);
+    assert_eq!(fusion::cjk_share("天气"), 1.0);
+    assert_eq!(fusion::cjk_share("PR 送審"), 0.5);
+    assert_eq!(fusion::cjk_share("🙂 !"), 0.0);
+    assert!((f.semantic_weight("天气") - 1.0).abs() < 1e-12);
+    assert!((f.semantic_weight("weather") - 0.2).abs() < 1e-12);
+    assert!((f.semantic_weight("PR 送審") - 0.6).abs() < 1e-12);
+}
+
+#[test]
+fn fusion_orders_by_fused_rank_and_scores_in_unit_range() {
+    let f = Fusion::default();
+    let lexical = [(7, 9.0), (3, 5.0), (1, 1.0)];
+    let semantic = [(3, 0.9), (5, 0.8), (7, 0.1)];
+    // CJK query: equal weights; doc 3 (ranks 2 and 1) beats doc 7 (ranks 1 and 3)
+    let cjk = f.fuse("天气", &lexical, &semantic);
+    assert_eq!(cjk.iter().map(|h| h.0).collect::<Vec<_>>(), [3, 7, 5, 1]);
+    assert!(cjk.windows(2).all(|w| w[0].1 >= w[1].1));
+    assert!(cjk.iter().all(|h| h.1 > 0.0 && h.1 <= 1.0));
+    // Latin query: the lexical order leads
+    let latin = f.fuse("weather", &lexical, &semantic);
+    assert_eq!(latin[0].0, 7);
+    // first in both rankings scores exactly 1
+    let both = f.fuse("天气", &[(4, 1.0)], &[(4, 0.5)]);
+    assert_eq!(both, [(4, 1.0)]);
+    // no lexical hit: the semantic ranking alone
+    let only = f.fuse("weather", &[], &semantic);
+    assert_eq!(only.iter().map(|h| h.0).collect::<Vec<_>>(), [3, 5, 7]);
+    assert!(f.fuse("x", &[], &[]).is_empty());
+}
+
+#[test]
+fn tool_text_splits_identifiers() {
+    assert_eq!(tool_text("send_email", "Send mail"), "send email. Send mail");
+    assert_eq!(tool_text("createIssue", ""), "create Issue. ");
+    assert_eq!(tool_text("github.pr-review", "x"), "github pr review. x");
+}
+
+mod catalog {
+    use super::tiny_model;
+    use crate::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+
+    fn entry(handle: u32, id: Option<&str>, key: &str, description: &str) -> ToolEntry {
+        ToolEntry { key: key.into(), id: id.map(Into::into), description: description.into(), handle }
+    }
+
+    const TOOLS: [(&str, &str); 4] = [
+        ("weather_forecast", "Get the forecast for a location"),
+        ("send_email", "Send a message to a recipient"),
+        ("review_code", "Review a pull request"),
+        ("calendar", "Schedule an event"),
+    ];
+
+    fn entries() -> Vec<ToolEntry> {
+        TOOLS.iter().enumerate().map(|(i, (id, d))| entry(i as u32, Some(id), id, d)).collect()
+    }
+
+    fn params(top_k: usize) -> SearchParams {
+        SearchParams { top_k, min_score: 0.0, inspect_all: false }
+    }
+
+    fn handles(hits: &[crate::catalog::Hit]) -> Vec<u32> {
+        hits.iter().map(|h| h.handle).collect()
+    }
+
+    #[test]
+    fn hybrid_finds_paraphrases_enhanced_misses() {
+        let hybrid = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let enhanced = ToolCatalog::build_enhanced(entries(), vec![]);
+        assert!(hybrid.is_hybrid() && hybrid.is_enhanced() && !enhanced.is_hybrid());
+        // no shared word: only the vectors connect "rain" with the weather tool
+        assert!(enhanced.search("will it rain", params(5)).is_empty());
+        assert_eq!(handles(&hybrid.search("will it rain", params(1))), [0]);
+        // CJK requests against English descriptions
+        assert_eq!(handles(&hybrid.search("天氣預報", params(1))), [0]);
+        assert_eq!(handles(&hybrid.search("メール送る", params(1))), [1]);
+        assert_eq!(handles(&hybrid.search("메일 보내기", params(1))), [1]);
+        // a lexical match stays first
+        assert_eq!(hybrid.search("schedule", params(5))[0].handle, 3);
+    }
+
+    #[test]
+    fn hybrid_scores_are_sorted_bounded_and_respect_top_k_and_min_score() {
+        let c = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let all = c.search("send email message about the forecast", params(10));
+        assert!(all.len() >= 2);
+        assert!(all.windows(2).all(|w| w[0].score >= w[1].score));
+        assert!(all.iter().all(|h| h.score > 0.0 && h.score <= 1.0));
+        assert_eq!(all[0].handle, 1);
+        assert_eq!(c.search("send email message about the forecast", params(1)).len(), 1);
+        assert!(c.search("email", params(0)).is_empty());
+        let second = all[1].score;
+        let above = c.search("send email message about the forecast", SearchParams { min_score: second, ..params(10) });
+        assert!(!above.is_empty() && above.iter().all(|h| h.score > second));
+        // a filter inspects every candidate
+        let every = c.search("send email message about the forecast", SearchParams { inspect_all: true, ..params(1) });
+        assert_eq!(handles(&every), handles(&all));
+        // nothing known in the query: no hits
+        assert!(c.search("🙂", params(5)).is_empty());
+    }
+
+    #[test]
+    fn hybrid_skips_id_less_tools_and_validates_like_enhanced() {
+        let mut list = entries();
+        list[0].id = None;
+        let c = ToolCatalog::build_hybrid(list, vec![], tiny_model());
+        assert!(!handles(&c.search("weather forecast rain", params(5))).contains(&0));
+        let dup = vec![entry(0, Some("same"), "a", ""), entry(1, Some("same"), "b", "")];
+        assert!(ToolCatalog::build_validated_hybrid(dup, vec![], tiny_model(), &["load_tool"], KeyConflicts::Reject).is_err());
+        let ok = ToolCatalog::build_validated_hybrid(entries(), vec![], tiny_model(), &["load_tool"], KeyConflicts::Reject).unwrap();
+        assert!(ok.is_hybrid());
+    }
+
+    #[test]
+    fn hybrid_overlay_stays_hybrid_and_equals_a_fresh_build() {
+        let base = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let resolved = vec![entry(10, Some("send_email"), "send_email", "Send mail now"), entry(11, Some("mail_merge"), "mail_merge", "Merge mail")];
+        let o = ToolCatalog::overlay(&base, resolved.clone(), Some(vec![String::new(), String::new()]));
+        assert!(o.is_hybrid());
+        let mut merged = entries();
+        merged[1] = resolved[0].clone();
+        merged.push(resolved[1].clone());
+        let fresh = ToolCatalog::build_hybrid(merged, vec![], base_model(&base));
+        for q in ["will it rain", "mail", "天气", "review code"] {
+            assert_eq!(o.search(q, params(5)), fresh.search(q, params(5)), "{q}");
+        }
+    }
+
+    fn base_model(_: &ToolCatalog) -> std::sync::Arc<crate::semantic::StaticModel> {
+        // A separately loaded model: equal vectors, so equal results.
+        tiny_model()
+    }
+}
