@@ -371,3 +371,53 @@ mod catalog {
         tiny_model()
     }
 }
+
+mod skills {
+    use super::tiny_model;
+    use crate::skill_search::{SearchMode, SkillIndex, SkillInput};
+
+    fn skill(name: &str, description: &str, body: &str) -> SkillInput {
+        SkillInput { name: name.into(), description: description.into(), instructions: body.into(), references: vec![] }
+    }
+
+    fn skills() -> Vec<SkillInput> {
+        vec![
+            skill("weather-report", "Write a forecast summary", "Use the forecast data."),
+            skill("email-writer", "Draft a message for a recipient", "Keep the mail short."),
+            skill("code-review", "Review a pull request", "Check the code."),
+        ]
+    }
+
+    fn names(index: &SkillIndex, q: &str, top_k: f64, min: f64) -> Vec<u32> {
+        index.search(q, top_k, min).iter().map(|h| h.skill).collect()
+    }
+
+    #[test]
+    fn hybrid_skills_find_paraphrases_and_keep_enhanced_semantics() {
+        let s = skills();
+        let hybrid = SkillIndex::build_hybrid(&s, 3.0, tiny_model());
+        let enhanced = SkillIndex::build(&s, SearchMode::Enhanced, 3.0);
+        assert!(hybrid.is_hybrid() && !enhanced.is_hybrid());
+        assert!(enhanced.search("will it rain", 5.0, 0.0).is_empty());
+        assert_eq!(names(&hybrid, "will it rain", 1.0, 0.0), [0]);
+        assert_eq!(names(&hybrid, "天气", 1.0, 0.0), [0]);
+        assert_eq!(names(&hybrid, "메일", 1.0, 0.0), [1]);
+        // topK counts skills; scores sorted, in (0, 1]; minScore is `>=`
+        let hits = hybrid.search("send email forecast review", 10.0, 0.0);
+        assert!(hits.len() >= 2 && hits.windows(2).all(|w| w[0].score >= w[1].score));
+        assert!(hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0 && h.source == 0));
+        assert_eq!(hybrid.search("send email forecast review", 1.0, 0.0).len(), 1);
+        let at = hits[1].score;
+        assert!(hybrid.search("send email forecast review", 10.0, at).iter().all(|h| h.score >= at));
+        assert!(hybrid.search("send email forecast review", 10.0, f64::NAN).is_empty());
+    }
+
+    #[test]
+    fn hybrid_duplicate_skill_names_count_once() {
+        let mut s = skills();
+        s.push(skill("weather-report", "Another forecast summary", "rain"));
+        let index = SkillIndex::build_hybrid(&s, 4.0, tiny_model());
+        let hits = names(&index, "weather forecast rain", 10.0, 0.0);
+        assert_eq!(hits.iter().filter(|&&h| h == 0 || h == 3).count(), 1);
+    }
+}

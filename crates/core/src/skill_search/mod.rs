@@ -18,6 +18,7 @@
 //! per skill (name, description, SKILL.md body, reference files as fields), so a hit is a skill
 //! and `topK` counts skills. Hits report the SKILL.md (`source` 0) as their document.
 
+mod hybrid;
 mod letters;
 pub mod tokenize;
 
@@ -88,6 +89,8 @@ pub struct SkillIndex {
     name_group: Vec<u32>,
     /// Enhanced mode: no two skills share a name, so no hit can be a duplicate.
     names_unique: bool,
+    /// Hybrid search (enhanced mode with a static embedding model; see [`hybrid`]).
+    semantic: Option<hybrid::SkillSemantic>,
     /// SKILL.md bodies + readable references (all modes).
     documents: usize,
 }
@@ -167,6 +170,7 @@ impl SkillIndex {
             enhanced: None,
             name_group: Vec::new(),
             names_unique: true,
+            semantic: None,
             documents: skills.iter().map(|s| 1 + s.references.len()).sum(),
         };
         match mode {
@@ -268,7 +272,11 @@ impl SkillIndex {
             return Vec::new();
         }
         // With duplicate names some hits collapse, so a cut before de-duplication could fall short.
-        let ranked = if self.names_unique { index.search_top(query, want) } else { index.search(query) };
+        let ranked = match &self.semantic {
+            Some(semantic) => semantic.rank(index, query, want, self.names_unique),
+            None if self.names_unique => index.search_top(query, want),
+            None => index.search(query),
+        };
         let mut seen = vec![false; if self.names_unique { 0 } else { self.skill_count }];
         let mut out = Vec::new();
         for (skill, score) in ranked {
