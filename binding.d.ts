@@ -73,11 +73,22 @@ export declare class NativeToolCatalog {
    */
   static fromJoined(joined: string, count: number, validate: boolean, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
   /**
+   * [`Self::from_joined`] with validation, building on the libuv thread pool: the joined
+   * string is checked here, on the JS thread (an ambiguous or malformed catalog throws
+   * now, with the same message), then moves to the task, which indexes it.
+   */
+  static fromJoinedAsync(joined: string, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
+  /**
    * `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
    * handles start at `firstHandle`. `params` are the resolved tools' parameter texts
    * (enhanced mode).
    */
   static overlay(base: NativeToolCatalog, keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, firstHandle: number, params?: Array<string> | undefined | null): NativeToolCatalog
+  /**
+   * [`Self::overlay`] built on the libuv thread pool (an overlay costs about as much as
+   * the base catalog is large).
+   */
+  static overlayAsync(base: NativeToolCatalog, keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, firstHandle: number, params?: Array<string> | undefined | null): Promise<NativeToolCatalog>
   /** Number of tools. */
   get size(): number
   /**

@@ -207,10 +207,28 @@ function readStaticTools(tools, enhanced) {
 }
 
 /**
+ * Catalogs whose joined text is at least this long are indexed on a libuv pool thread, so
+ * the event loop keeps serving while they build; smaller ones build inline (cheaper than a
+ * task and a promise, and ready before the first step). Both sit where an inline release
+ * build takes ~5 ms (~3,000 realistic tools compatible, ~700 enhanced; bench/event-loop.mjs).
+ */
+const OFF_THREAD_BUILD_MIN_CHARS = { compatible: 500_000, enhanced: 100_000 };
+
+/**
+ * Whether a request catalog builds off-thread. Its inline cost grows with the base (reused
+ * documents, ~0.5 µs a tool compatible; rebuilt from text, ~3.5 µs, enhanced) and with the
+ * resolved tools (tokenized, ~1.5 µs a tool): ~5 ms at the limits below.
+ */
+function overlayOffThread(baseSize, resolvedCount, enhanced) {
+  return enhanced ? baseSize + resolvedCount >= 1_500 : baseSize + 3 * resolvedCount >= 10_000;
+}
+
+/**
  * Builds the static native catalog, rejecting ambiguous names (duplicates, reserved
  * meta-tool names; a key that is another tool's id only where the host rejects it, which
  * no released host does). The strings cross as one NUL-joined string; a value containing
- * NUL falls back to arrays.
+ * NUL falls back to arrays. A large catalog is validated now (it throws here, as the
+ * host's constructor does) and indexed off-thread: the result is then a promise.
  */
 function buildStaticCatalog(part) {
   const acceptKeyConflicts = host.capabilities.toolKeyIdCollision === 'key-first';
@@ -223,6 +241,9 @@ function buildStaticCatalog(part) {
     if (enhanced) joined += '\0' + part.params[i];
   }
   try {
+    if (joined.length >= OFF_THREAD_BUILD_MIN_CHARS[enhanced ? 'enhanced' : 'compatible']) {
+      return native.NativeToolCatalog.fromJoinedAsync(joined, part.keys.length, enhanced, acceptKeyConflicts);
+    }
     return native.NativeToolCatalog.fromJoined(joined, part.keys.length, true, enhanced, acceptKeyConflicts);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(error.message);
@@ -454,8 +475,13 @@ function isThenable(value) {
 class ToolSearchProcessor {
   #config;
   #store;
+  /** The static catalog; undefined while it builds off-thread. */
   #staticCatalog;
-  #overlayCache; // { keys, ids, descriptions, native } of the last request-resolved catalog
+  /** While the static catalog builds off-thread: settles (never rejects) when it is done. */
+  #staticBuild;
+  /** Why the off-thread build failed (every step then rejects with it). */
+  #staticBuildError;
+  #overlayCache; // { keys, ids, descriptions, params, native | ready, memo } of the last request-resolved catalog
   #disposed = false;
   /** `storage: <store>`: the guarded shared store (SharedNames), else undefined. */
   #shared;
@@ -469,7 +495,20 @@ class ToolSearchProcessor {
     this.description = 'Enables dynamic tool discovery and loading via search';
     const staticPart = readStaticTools(config.tools, config.mode === 'enhanced');
     this.#config = config;
-    this.#staticCatalog = new Catalog(buildStaticCatalog(staticPart), staticPart, undefined);
+    const built = buildStaticCatalog(staticPart);
+    if (built instanceof native.NativeToolCatalog) {
+      this.#staticCatalog = new Catalog(built, staticPart, undefined);
+    } else {
+      // Settled into fields, so a build nobody awaits cannot become an unhandled rejection.
+      this.#staticBuild = built.then(
+        (nativeCatalog) => {
+          this.#staticCatalog = new Catalog(nativeCatalog, staticPart, undefined);
+        },
+        (error) => {
+          this.#staticBuildError = new Error(`ToolSearchProcessor: building the tool catalog failed: ${error.message}`);
+        },
+      );
+    }
     if (config.storage === 'context') this.#store = new ContextNames();
     else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
     else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
@@ -485,40 +524,68 @@ class ToolSearchProcessor {
     if (this.#disposed) throw new Error('ToolSearchProcessor: this processor has been disposed.');
   }
 
+  /**
+   * The static catalog, waiting for its off-thread build. Every public method that searches
+   * or resolves names is async, so none has to block the event loop on the build.
+   */
+  async #builtStaticCatalog() {
+    await this.#staticBuild;
+    if (this.#staticBuildError) throw this.#staticBuildError;
+    this.#assertLive();
+    return this.#staticCatalog;
+  }
+
   /** The searchable set for one step: static tools, plus the request's tools when enabled. */
-  #catalogForStep(stepTools) {
-    if (!this.#config.includeResolvedTools) return this.#staticCatalog;
+  async #catalogForStep(stepTools) {
+    const base = this.#staticCatalog ?? (await this.#builtStaticCatalog());
+    if (!this.#config.includeResolvedTools) return base;
     const resolved = readResolvedTools(stepTools, this.#config.mode === 'enhanced');
-    if (resolved.keys.length === 0) return this.#staticCatalog;
+    if (resolved.keys.length === 0) return base;
     // Rust only sees strings, so an index built for identical keys/ids/descriptions can be
     // reused; the tool instances always come from this request (`resolved.tools`).
-    const cache = this.#overlayCache;
-    let overlay;
-    let memo;
+    let cache = this.#overlayCache;
     if (
-      cache &&
-      sameStrings(cache.keys, resolved.keys) &&
-      sameStrings(cache.ids, resolved.ids) &&
-      sameStrings(cache.descriptions, resolved.descriptions) &&
-      (!resolved.params || sameStrings(cache.params, resolved.params))
+      !(
+        cache &&
+        sameStrings(cache.keys, resolved.keys) &&
+        sameStrings(cache.ids, resolved.ids) &&
+        sameStrings(cache.descriptions, resolved.descriptions) &&
+        (!resolved.params || sameStrings(cache.params, resolved.params))
+      )
     ) {
-      overlay = cache.native;
-      memo = cache.memo;
-    } else {
-      overlay = native.NativeToolCatalog.overlay(
-        this.#staticCatalog.native,
+      const overlayArgs = [
+        base.native,
         resolved.keys,
         resolved.ids,
         resolved.descriptions,
-        this.#staticCatalog.static.tools.length,
+        base.static.tools.length,
         resolved.params,
-      );
+      ];
       // Strings only: the cache must not keep one request's tool instances alive.
       const { keys, ids, descriptions, params } = resolved;
-      memo = {};
-      this.#overlayCache = { keys, ids, descriptions, params, native: overlay, memo };
+      cache = { keys, ids, descriptions, params, native: undefined, ready: undefined, memo: {} };
+      if (overlayOffThread(base.size, keys.length, params !== undefined)) {
+        // Concurrent steps with the same tools share one build; a failed one is not cached.
+        const entry = cache;
+        entry.ready = native.NativeToolCatalog.overlayAsync(...overlayArgs).then(
+          (overlay) => {
+            entry.native = overlay;
+          },
+          (error) => {
+            if (this.#overlayCache === entry) this.#overlayCache = undefined;
+            throw new Error(`ToolSearchProcessor: building the request's tool catalog failed: ${error.message}`);
+          },
+        );
+      } else {
+        cache.native = native.NativeToolCatalog.overlay(...overlayArgs);
+      }
+      this.#overlayCache = cache;
     }
-    return new Catalog(overlay, this.#staticCatalog.static, resolved, memo);
+    if (cache.native === undefined) {
+      await cache.ready;
+      this.#assertLive();
+    }
+    return new Catalog(cache.native, base.static, resolved, cache.memo);
   }
 
   /** The user's filter, fail-closed: a throw, a rejection or anything but `true` denies. */
@@ -809,7 +876,7 @@ class ToolSearchProcessor {
     }
     const { tools, messageList, requestContext } = args;
     const { autoLoad, includeResolvedTools } = this.#config;
-    const catalog = this.#catalogForStep(tools);
+    const catalog = await this.#catalogForStep(tools);
     const threadId = threadIdOf(requestContext);
     // Snapshot of names loaded before this step; this step's meta-tools share and extend it.
     const loadedNames = new Set(
@@ -852,14 +919,14 @@ class ToolSearchProcessor {
       const stepArgs = args.stepArgs;
       const names = await this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs);
       return this.#loadedTools(
-        this.#catalogForStep(stepArgs.tools),
+        await this.#catalogForStep(stepArgs.tools),
         names,
         args.requestContext ?? stepArgs.requestContext,
       );
     }
     const threadId = threadIdOf(args?.requestContext);
     const names = await this.#store.loadedNames(threadId, undefined);
-    return this.#loadedTools(this.#catalogForStep(args?.tools), names, args?.requestContext);
+    return this.#loadedTools(await this.#catalogForStep(args?.tools), names, args?.requestContext);
   }
 
   /**

@@ -2,9 +2,10 @@
 //! suggestions) and the loaded-name stores. Tools cross as `(key, id, description)`
 //! strings once; searches return handles (indices into the JS layer's tool arrays).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use mastra_native_core::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{CatalogError, KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -25,6 +26,165 @@ fn entries(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String
             handle: first_handle + i as u32,
         })
         .collect())
+}
+
+/// Meta-tool names no tool key or callable name may take.
+const RESERVED_NAMES: &[&str] = &["search_tools", "load_tool"];
+
+fn key_conflicts_of(accept: bool) -> KeyConflicts {
+    if accept {
+        KeyConflicts::Accept
+    } else {
+        KeyConflicts::Reject
+    }
+}
+
+/// One tool of a joined catalog string, borrowed from it.
+struct JoinedTool<'a> {
+    key: &'a str,
+    id: &'a str,
+    description: &'a str,
+    params: Option<&'a str>,
+}
+
+impl JoinedTool<'_> {
+    /// The callable name: `tool.id || key`.
+    fn name(&self) -> &str {
+        if self.id.is_empty() {
+            self.key
+        } else {
+            self.id
+        }
+    }
+}
+
+/// Splits `key \0 id \0 description [\0 params] \0 key …` into `count` tools, failing when
+/// the field count does not match (a value contained NUL).
+fn joined_tools(joined: &str, count: usize, enhanced: bool) -> Result<Vec<JoinedTool<'_>>> {
+    let mut fields = joined.split('\0');
+    let mut tools = Vec::with_capacity(count);
+    let short = || Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected");
+    for _ in 0..count {
+        let (Some(key), Some(id), Some(description)) = (fields.next(), fields.next(), fields.next()) else {
+            return Err(short());
+        };
+        let params = if enhanced { Some(fields.next().ok_or_else(short)?) } else { None };
+        tools.push(JoinedTool { key, id, description, params });
+    }
+    // `"".split` yields one empty field, so an empty catalog leaves exactly that behind.
+    let rest: Vec<&str> = fields.collect();
+    if !(rest.is_empty() || (count == 0 && rest == [""])) {
+        return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
+    }
+    Ok(tools)
+}
+
+/// Catalog entries (handles 0..n) and, when `enhanced`, their parameter texts.
+fn owned_entries(tools: &[JoinedTool<'_>], enhanced: bool) -> (Vec<ToolEntry>, Option<Vec<String>>) {
+    let entries = tools
+        .iter()
+        .enumerate()
+        .map(|(handle, t)| ToolEntry {
+            key: t.key.to_owned(),
+            id: (!t.id.is_empty()).then(|| t.id.to_owned()),
+            description: t.description.to_owned(),
+            handle: handle as u32,
+        })
+        .collect();
+    let params = enhanced.then(|| tools.iter().map(|t| t.params.unwrap_or("").to_owned()).collect());
+    (entries, params)
+}
+
+/// The check `ToolCatalog::build_validated_with` makes, on borrowed strings, so the JS
+/// thread can reject an ambiguous catalog before the build leaves it: the same order (per
+/// tool: reserved, then duplicate name; then key conflicts) and the same errors. The
+/// build re-checks, so a divergence would fail the build rather than pass unnoticed.
+fn check_names(tools: &[JoinedTool<'_>], key_conflicts: KeyConflicts) -> std::result::Result<(), CatalogError> {
+    let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity(tools.len());
+    for t in tools {
+        let name = t.name();
+        if RESERVED_NAMES.contains(&t.key) || RESERVED_NAMES.contains(&name) {
+            return Err(CatalogError::ReservedName { key: t.key.to_owned(), name: name.to_owned() });
+        }
+        if owner_of_name.insert(name, t.key).is_some() {
+            return Err(CatalogError::DuplicateName { name: name.to_owned() });
+        }
+    }
+    if key_conflicts == KeyConflicts::Accept {
+        return Ok(());
+    }
+    for t in tools {
+        if let Some(&owner) = owner_of_name.get(t.key) {
+            if owner != t.key {
+                return Err(CatalogError::KeyConflict { key: t.key.to_owned(), owner: owner.to_owned() });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs a build on a pool thread; a panic becomes an error (an unwinding panic must not
+/// cross napi's `execute` callback, which would abort Node).
+fn guarded_build(what: &str, build: impl FnOnce() -> Result<ToolCatalog>) -> Result<ToolCatalog> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(build)).unwrap_or_else(|payload| {
+        let reason = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        Err(Error::new(Status::GenericFailure, format!("{what} failed: {reason}")))
+    })
+}
+
+/// [`NativeToolCatalog::from_joined_async`]'s work: parse, validate and index off the JS thread.
+pub struct JoinedBuild {
+    joined: String,
+    count: usize,
+    enhanced: bool,
+    key_conflicts: KeyConflicts,
+}
+
+impl Task for JoinedBuild {
+    type Output = ToolCatalog;
+    type JsValue = NativeToolCatalog;
+
+    fn compute(&mut self) -> Result<ToolCatalog> {
+        let joined = std::mem::take(&mut self.joined);
+        let (count, enhanced, key_conflicts) = (self.count, self.enhanced, self.key_conflicts);
+        guarded_build("building the tool catalog", move || {
+            let (entries, params) = owned_entries(&joined_tools(&joined, count, enhanced)?, enhanced);
+            drop(joined);
+            ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts)
+                .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+        })
+    }
+
+    fn resolve(&mut self, _env: Env, catalog: ToolCatalog) -> Result<NativeToolCatalog> {
+        Ok(NativeToolCatalog { inner: Arc::new(catalog) })
+    }
+}
+
+/// [`NativeToolCatalog::overlay_async`]'s work.
+pub struct OverlayBuild {
+    base: Arc<ToolCatalog>,
+    resolved: Vec<ToolEntry>,
+    params: Option<Vec<String>>,
+}
+
+impl Task for OverlayBuild {
+    type Output = ToolCatalog;
+    type JsValue = NativeToolCatalog;
+
+    fn compute(&mut self) -> Result<ToolCatalog> {
+        let resolved = std::mem::take(&mut self.resolved);
+        let params = self.params.take();
+        let base = &self.base;
+        guarded_build("building the request's tool catalog", || Ok(ToolCatalog::overlay(base, resolved, params)))
+    }
+
+    fn resolve(&mut self, _env: Env, catalog: ToolCatalog) -> Result<NativeToolCatalog> {
+        Ok(NativeToolCatalog { inner: Arc::new(catalog) })
+    }
 }
 
 /// Search hits as parallel typed arrays (cheap to cross).
@@ -83,39 +243,35 @@ impl NativeToolCatalog {
         accept_key_conflicts: Option<bool>,
     ) -> Result<Self> {
         let enhanced = enhanced.unwrap_or(false);
-        let count = count as usize;
-        let mut fields = joined.split('\0');
-        let mut entries = Vec::with_capacity(count);
-        let mut params = Vec::with_capacity(if enhanced { count } else { 0 });
-        let short = || Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected");
-        for handle in 0..count {
-            let (Some(key), Some(id), Some(description)) = (fields.next(), fields.next(), fields.next()) else {
-                return Err(short());
-            };
-            if enhanced {
-                params.push(fields.next().ok_or_else(short)?.to_owned());
-            }
-            entries.push(ToolEntry {
-                key: key.to_owned(),
-                id: (!id.is_empty()).then(|| id.to_owned()),
-                description: description.to_owned(),
-                handle: handle as u32,
-            });
+        let (entries, params) = owned_entries(&joined_tools(&joined, count as usize, enhanced)?, enhanced);
+        drop(joined);
+        Self::built(entries, params, validate, accept_key_conflicts.unwrap_or(false))
+    }
+
+    /// [`Self::from_joined`] with validation, building on the libuv thread pool: the joined
+    /// string is checked here, on the JS thread (an ambiguous or malformed catalog throws
+    /// now, with the same message), then moves to the task, which indexes it.
+    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
+    pub fn from_joined_async(
+        joined: String,
+        count: u32,
+        enhanced: Option<bool>,
+        accept_key_conflicts: Option<bool>,
+    ) -> Result<AsyncTask<JoinedBuild>> {
+        let enhanced = enhanced.unwrap_or(false);
+        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
+        {
+            let tools = joined_tools(&joined, count as usize, enhanced)?;
+            check_names(&tools, key_conflicts).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
         }
-        // `"".split` yields one empty field, so an empty catalog leaves exactly that behind.
-        let rest: Vec<&str> = fields.collect();
-        if !(rest.is_empty() || (count == 0 && rest == [""])) {
-            return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
-        }
-        Self::built(entries, enhanced.then_some(params), validate, accept_key_conflicts.unwrap_or(false))
+        Ok(AsyncTask::new(JoinedBuild { joined, count: count as usize, enhanced, key_conflicts }))
     }
 
     /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
     /// rejected with the upstream message.
     fn built(entries: Vec<ToolEntry>, params: Option<Vec<String>>, validate: bool, accept_key_conflicts: bool) -> Result<Self> {
         let catalog = if validate {
-            let key_conflicts = if accept_key_conflicts { KeyConflicts::Accept } else { KeyConflicts::Reject };
-            ToolCatalog::build_validated_with(entries, params, &["search_tools", "load_tool"], key_conflicts)
+            ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts_of(accept_key_conflicts))
                 .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?
         } else {
             match params {
@@ -140,6 +296,21 @@ impl NativeToolCatalog {
     ) -> Result<Self> {
         let resolved = entries(keys, ids, descriptions, first_handle)?;
         Ok(Self { inner: Arc::new(ToolCatalog::overlay(&base.inner, resolved, params)) })
+    }
+
+    /// [`Self::overlay`] built on the libuv thread pool (an overlay costs about as much as
+    /// the base catalog is large).
+    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
+    pub fn overlay_async(
+        base: &NativeToolCatalog,
+        keys: Vec<String>,
+        ids: Vec<Option<String>>,
+        descriptions: Vec<String>,
+        first_handle: u32,
+        params: Option<Vec<String>>,
+    ) -> Result<AsyncTask<OverlayBuild>> {
+        let resolved = entries(keys, ids, descriptions, first_handle)?;
+        Ok(AsyncTask::new(OverlayBuild { base: Arc::clone(&base.inner), resolved, params }))
     }
 
     /// Number of tools.
