@@ -55,7 +55,7 @@ describe('wrong types name the option and the expected value', () => {
     [{ search: { minScore: Number.NaN } }, 'options.search.minScore must be a finite number; received the number NaN'],
     [{ ttl: '1h' }, 'options.ttl must be a number of milliseconds (0 or less: never expire); received the string "1h"'],
     [{ search: 'fast' }, 'options.search must be an object; received the string "fast"'],
-    [{ search: { mode: 'fuzzy' } }, "options.search.mode must be 'compatible' or 'enhanced'; received the string \"fuzzy\""],
+    [{ search: { mode: 'fuzzy' } }, "options.search.mode must be 'compatible', 'enhanced' or 'hybrid'; received the string \"fuzzy\""],
   ])('SkillSearchProcessor %j', (extra, message) => {
     expect(() => new SkillSearchProcessor({ workspace, ...(extra as any) })).toThrow(new TypeError(`SkillSearchProcessor: ${message}.`));
   });

@@ -262,7 +262,7 @@ describe('options.search.mode', () => {
     ];
     for (const [mode, received] of cases) {
       expect(() => new SkillSearchProcessor({ workspace, search: { mode } as any })).toThrow(
-        new TypeError(`SkillSearchProcessor: options.search.mode must be 'compatible' or 'enhanced'; received ${received}.`),
+        new TypeError(`SkillSearchProcessor: options.search.mode must be 'compatible', 'enhanced' or 'hybrid'; received ${received}.`),
       );
     }
   });

@@ -30,10 +30,20 @@ export interface SkillSearchProcessorOptions {
      * `load_skill`'s "Did you mean" ranks names by edit distance and shared words as well as
      * substrings. Result shape, messages and rounding are unchanged.
      *
+     * `'hybrid'` is `'enhanced'` fused with a static embedding model's ranking (paraphrases and
+     * cross-language requests find skills that share no word with them). It needs the model:
+     * the package `mastra-native-processors-model-multilingual`, or `model`. Scores are the fused
+     * score in (0, 1] (1 = first in both rankings).
+     *
      * Any other value throws a `TypeError`.
      * @default 'compatible'
      */
-    mode?: 'compatible' | 'enhanced';
+    mode?: 'compatible' | 'enhanced' | 'hybrid';
+    /**
+     * With `mode: 'hybrid'`: a directory holding `model.bin`, or the file. Default: the installed
+     * `mastra-native-processors-model-multilingual` package. Set without `mode: 'hybrid'`, it throws.
+     */
+    model?: string;
   };
   /** Inactivity time-to-live of per-thread state in ms; 0 disables cleanup. @default 3600000 */
   ttl?: number;

@@ -18,6 +18,8 @@
 // `search.mode: 'enhanced'` (opt-in) swaps the index for a multilingual BM25F one with one
 // document per skill (name, description, SKILL.md body, references) and ranks load_skill's
 // "Did you mean" names by edit distance and shared words too. Everything else is unchanged.
+// `search.mode: 'hybrid'` (opt-in) is enhanced fused with a static embedding model's ranking
+// (js/semantic.js finds and loads the model once per process).
 
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
@@ -26,6 +28,7 @@ const { resolveThreadIdFor, threadKey } = require('./thread-id.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
 const { host } = require('./host.js');
 const { checkOptions } = require('./options.js');
+const { searchModeOf: checkSearchMode, loadSemanticModel } = require('./semantic.js');
 
 const INSTRUCTION =
   'To discover available skills, call search_skills with a keyword query. ' +
@@ -117,7 +120,7 @@ function capabilitiesOf() {
 const OPTION_SCHEMA = {
   name: 'SkillSearchProcessor',
   keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage'],
-  nested: { search: ['topK', 'minScore', 'mode'] },
+  nested: { search: ['topK', 'minScore', 'mode', 'model'] },
   required: { workspace: 'a Mastra Workspace with skills' },
 };
 
@@ -186,15 +189,9 @@ function storageOf(options) {
   return storage;
 }
 
-/** `options.search.mode`, validated here: the reference has no such option to mirror. */
+/** `options.search.mode` (and `search.model`), validated here: the reference has no such options to mirror. */
 function searchModeOf(options) {
-  const mode = options?.search?.mode ?? 'compatible';
-  if (mode !== 'compatible' && mode !== 'enhanced') {
-    throw new TypeError(
-      `SkillSearchProcessor: options.search.mode must be 'compatible' or 'enhanced'; received ${describeValue(mode)}.`,
-    );
-  }
-  return mode;
+  return checkSearchMode(options?.search, 'SkillSearchProcessor');
 }
 
 /** JS `ToNumber` for the options the reference compares numerically. */
@@ -499,8 +496,10 @@ class SkillSearchProcessor {
   #scopeIds = new WeakMap();
   #nextScopeId = 1;
   #stats = { builds: 0, checks: 0, lastBuildMs: 0, lastCheckMs: 0 };
-  /** `search.mode === 'enhanced'`; kept out of `searchConfig`, whose shape is the reference's. */
+  /** `search.mode` is 'enhanced' or 'hybrid'; kept out of `searchConfig`, whose shape is the reference's. */
   #enhanced = false;
+  /** `search.mode === 'hybrid'`: the loaded static embedding model, else null. */
+  #model = null;
   /** `storage: <store>`: the guarded shared store of loaded names, else undefined (in-memory). */
   #shared = undefined;
   /** The host's refresh contract: 'blocking-throws' (1.58/1.59) or 'background-logged' (1.60+). */
@@ -515,7 +514,9 @@ class SkillSearchProcessor {
     checkOptions(options, OPTION_SCHEMA);
     checkWorkspace(options.workspace);
     checkNumbers(options);
-    this.#enhanced = searchModeOf(options) === 'enhanced';
+    const search = searchModeOf(options);
+    this.#enhanced = search.mode === 'enhanced' || search.mode === 'hybrid';
+    if (search.mode === 'hybrid') this.#model = loadSemanticModel(search.model, 'SkillSearchProcessor');
     const storage = storageOf(options);
     const blocking = blockingRefreshOf(options);
     const capabilities = capabilitiesOf(options);
@@ -782,16 +783,21 @@ class SkillSearchProcessor {
         for (const t of e.referenceTexts) referenceTexts.push(t);
         declaredDocuments += 1 + e.references.length;
       }
-      const native = new NativeSkillIndex(
-        entries.map(e => (typeof e.name === 'string' ? e.name : String(e.name))),
-        entries.map(e => e.description),
-        entries.map(e => e.instructions),
-        referenceCounts,
-        referenceTexts,
-        declaredDocuments,
-        substring,
-        this.#enhanced,
-      );
+      const names = entries.map(e => (typeof e.name === 'string' ? e.name : String(e.name)));
+      const descriptions = entries.map(e => e.description);
+      const instructions = entries.map(e => e.instructions);
+      const native = this.#model
+        ? NativeSkillIndex.hybrid(names, descriptions, instructions, referenceCounts, referenceTexts, declaredDocuments, this.#model)
+        : new NativeSkillIndex(
+            names,
+            descriptions,
+            instructions,
+            referenceCounts,
+            referenceTexts,
+            declaredDocuments,
+            substring,
+            this.#enhanced,
+          );
       index = { substring, entries, metaMap: null, native, declaredDocuments, fullCheckAt, stamp };
       this.#stats.builds++;
       this.#stats.lastBuildMs = performance.now() - buildStart;

@@ -43,9 +43,18 @@ export interface ToolSearchProcessorOptions {
     /**
      * `'compatible'` ranks exactly like `@mastra/core` 1.59.0. `'enhanced'` adds multilingual,
      * word-form-aware and typo-tolerant search (scores are on a different scale).
+     * `'hybrid'` fuses `'enhanced'` with a static embedding model's ranking, so requests that
+     * share no word with a description (paraphrases, other languages) still find the tool. It
+     * needs the model: the package `mastra-native-processors-model-multilingual`, or `model`.
+     * Scores are the fused score in (0, 1] (1 = first in both rankings).
      * @default 'compatible'
      */
-    mode?: 'compatible' | 'enhanced';
+    mode?: 'compatible' | 'enhanced' | 'hybrid';
+    /**
+     * With `mode: 'hybrid'`: a directory holding `model.bin`, or the file. Default: the installed
+     * `mastra-native-processors-model-multilingual` package. Set without `mode: 'hybrid'`, it throws.
+     */
+    model?: string;
   };
   /**
    * Where loaded-tool state lives: `'in-memory'` (this process), `'context'` (read back from

@@ -7,3 +7,4 @@
 mod tool_call_filter;
 mod tool_search;
 mod skill_search;
+mod semantic;

@@ -6,6 +6,8 @@ use mastra_native_core::skill_search::{SearchMode, SkillIndex, SkillInput};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
+use crate::semantic::NativeSemanticModel;
+
 /// Ranked documents as parallel typed arrays.
 #[napi(object)]
 pub struct NativeSkillHits {
@@ -15,6 +17,40 @@ pub struct NativeSkillHits {
     pub sources: Uint32Array,
     /// Unrounded scores.
     pub scores: Float64Array,
+}
+
+/// Skills from the parallel arrays the constructors take.
+fn skill_inputs(
+    names: Vec<String>,
+    descriptions: Vec<String>,
+    instructions: Vec<String>,
+    reference_counts: Vec<u32>,
+    reference_texts: Vec<String>,
+) -> Result<Vec<SkillInput>> {
+    let n = names.len();
+    if descriptions.len() != n || instructions.len() != n || reference_counts.len() != n {
+        return Err(Error::new(
+            Status::InvalidArg,
+            "names, descriptions, instructions and referenceCounts must have the same length",
+        ));
+    }
+    let total: u64 = reference_counts.iter().map(|&c| u64::from(c)).sum();
+    if total != reference_texts.len() as u64 {
+        return Err(Error::new(Status::InvalidArg, "referenceTexts must hold sum(referenceCounts) items"));
+    }
+    let mut refs = reference_texts.into_iter();
+    Ok(names
+        .into_iter()
+        .zip(descriptions)
+        .zip(instructions)
+        .zip(reference_counts)
+        .map(|(((name, description), instructions), count)| SkillInput {
+            name,
+            description,
+            instructions,
+            references: refs.by_ref().take(count as usize).collect(),
+        })
+        .collect())
 }
 
 /// A searchable skill set (BM25, substring mode for workspaces without BM25, or enhanced).
@@ -42,30 +78,7 @@ impl NativeSkillIndex {
         substring: bool,
         enhanced: Option<bool>,
     ) -> Result<Self> {
-        let n = names.len();
-        if descriptions.len() != n || instructions.len() != n || reference_counts.len() != n {
-            return Err(Error::new(
-                Status::InvalidArg,
-                "names, descriptions, instructions and referenceCounts must have the same length",
-            ));
-        }
-        let total: u64 = reference_counts.iter().map(|&c| u64::from(c)).sum();
-        if total != reference_texts.len() as u64 {
-            return Err(Error::new(Status::InvalidArg, "referenceTexts must hold sum(referenceCounts) items"));
-        }
-        let mut refs = reference_texts.into_iter();
-        let skills: Vec<SkillInput> = names
-            .into_iter()
-            .zip(descriptions)
-            .zip(instructions)
-            .zip(reference_counts)
-            .map(|(((name, description), instructions), count)| SkillInput {
-                name,
-                description,
-                instructions,
-                references: refs.by_ref().take(count as usize).collect(),
-            })
-            .collect();
+        let skills = skill_inputs(names, descriptions, instructions, reference_counts, reference_texts)?;
         let mode = if enhanced == Some(true) {
             SearchMode::Enhanced
         } else if substring {
@@ -74,6 +87,22 @@ impl NativeSkillIndex {
             SearchMode::Bm25
         };
         Ok(Self { inner: SkillIndex::build(&skills, mode, declared_documents) })
+    }
+
+    /// Hybrid index (enhanced, fused with `model`'s ranking); arguments as the constructor's.
+    #[allow(clippy::too_many_arguments)]
+    #[napi(factory)]
+    pub fn hybrid(
+        names: Vec<String>,
+        descriptions: Vec<String>,
+        instructions: Vec<String>,
+        reference_counts: Vec<u32>,
+        reference_texts: Vec<String>,
+        declared_documents: f64,
+        model: &NativeSemanticModel,
+    ) -> Result<Self> {
+        let skills = skill_inputs(names, descriptions, instructions, reference_counts, reference_texts)?;
+        Ok(Self { inner: SkillIndex::build_hybrid(&skills, declared_documents, model.inner.clone()) })
     }
 
     /// Ranked documents with the reference's `topK` (documents, not skills; skills in enhanced

@@ -68,6 +68,11 @@ new ToolSearchProcessor({ tools: {}, storage: { load: async () => [] } });
 new ToolSearchProcessor({ tools: {}, search: { mode: 'fast' } });
 // @ts-expect-error tools is required
 new ToolSearchProcessor({});
+// hybrid search (issue 13), with the model package or a model location
+export const hybridTools = new ToolSearchProcessor({ tools: {}, search: { mode: 'hybrid', model: './models/multilingual' } });
+export const hybridSkills = new SkillSearchProcessor({ ...skillOptions, search: { mode: 'hybrid' } });
+// @ts-expect-error search.model is a string
+new SkillSearchProcessor({ ...skillOptions, search: { mode: 'hybrid', model: 42 } });
 // injectCatalog is an option in an object literal (issue 8), and a boolean
 export const withCatalog = new ToolSearchProcessor({ tools: {}, injectCatalog: true, search: { autoLoad: true } });
 // @ts-expect-error injectCatalog is a boolean

@@ -1,0 +1,193 @@
+// search.mode 'hybrid' (issue 13): the enhanced ranking fused with a static embedding model's.
+// A tiny hand-made model (written by this spec in the model.bin format) shows the mechanics:
+// a request sharing no word with any description is found only by hybrid, CJK requests reach
+// English descriptions; options and model loading fail with errors naming what to fix.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SkillSearchProcessor } from '../index.js';
+import { call, step, tempSkillsWorkspace, type TempWorkspace } from './skill-search.fixture';
+
+const require = createRequire(import.meta.url);
+const semantic = require('../js/semantic.js');
+const { NativeSemanticModel } = require('../binding.js');
+
+// ---- a tiny model: axis 0 = weather, 1 = email, 2 = code review, 3 = noise ----
+
+const DIM = 4;
+const axis = (at: number, x: number) => Array.from({ length: DIM }, (_, i) => (i === at ? x : 0));
+const PIECES: Array<[string, number, number[]]> = [
+  ['<unk>', 0, [0, 0, 0, 0]],
+  ['\u2581', -2, [0, 0, 0, 0]],
+  ['\u2581weather', -3, axis(0, 1)],
+  ['\u2581forecast', -4, axis(0, 0.8)],
+  ['\u2581rain', -4, axis(0, 0.6)],
+  ['\u2581will', -2, axis(3, 0.1)],
+  ['\u2581it', -2, axis(3, 0.1)],
+  ['\u2581send', -3, axis(1, 0.5)],
+  ['\u2581email', -3, axis(1, 1)],
+  ['\u2581mail', -3.5, axis(1, 0.9)],
+  ['\u2581message', -4, axis(1, 0.7)],
+  ['\u2581review', -4, axis(2, 1)],
+  ['\u2581code', -4, axis(2, 0.6)],
+  ['天气', -5, axis(0, 1)],
+  ['天氣', -5, axis(0, 1)],
+  ['メール', -5, axis(1, 1)],
+  ['메일', -5, axis(1, 1)],
+];
+
+/** model.bin bytes per the format: header, pieces, per-row scales, i8 rows. */
+function modelBytes(pieces = PIECES): Buffer {
+  const parts: Buffer[] = [Buffer.from('MNPSEMB1')];
+  const u32 = (v: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(v);
+    return b;
+  };
+  const f32 = (v: number) => {
+    const b = Buffer.alloc(4);
+    b.writeFloatLE(v);
+    return b;
+  };
+  parts.push(u32(DIM), u32(pieces.length), u32(0), u32(0b111));
+  for (const [piece, score] of pieces) {
+    const bytes = Buffer.from(piece, 'utf8');
+    const len = Buffer.alloc(2);
+    len.writeUInt16LE(bytes.length);
+    parts.push(len, bytes, f32(score));
+  }
+  const scales = pieces.map(([, , v]) => Math.max(...v.map(Math.abs)) / 127);
+  for (const s of scales) parts.push(f32(s));
+  pieces.forEach(([, , v], i) => parts.push(Buffer.from(Int8Array.from(v.map(x => (scales[i] ? Math.round(x / scales[i]) : 0))).buffer)));
+  return Buffer.concat(parts);
+}
+
+const SKILLS = [
+  { name: 'weather-report', description: 'Write a forecast summary', body: 'Use the forecast data.' },
+  { name: 'email-writer', description: 'Draft a message for a recipient', body: 'Keep the mail short.' },
+  { name: 'code-review', description: 'Review a pull request', body: 'Check the code.' },
+  { name: 'git-workflow', description: 'Branching and commit conventions', body: 'Rebase before merging.' },
+];
+
+let dir: string;
+let modelDir: string;
+let fx: TempWorkspace;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hybrid-search-'));
+  modelDir = join(dir, 'model');
+  mkdirSync(modelDir);
+  writeFileSync(join(modelDir, 'model.bin'), modelBytes());
+  fx = tempSkillsWorkspace(SKILLS);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  fx.cleanup();
+});
+
+async function skillNames(search: Record<string, unknown>, query: string): Promise<string[]> {
+  const p = new SkillSearchProcessor({ workspace: fx.make(), search });
+  try {
+    const { tools } = await step(p, { threadId: 'h' });
+    return (await call(tools.search_skills, { query })).results.map((r: any) => r.name);
+  } finally {
+    p.dispose();
+  }
+}
+
+describe('SkillSearchProcessor hybrid', () => {
+  it('finds skills by meaning where enhanced finds none', async () => {
+    expect(await skillNames({ mode: 'enhanced' }, 'will it rain')).toEqual([]);
+    expect((await skillNames({ mode: 'hybrid', model: modelDir }, 'will it rain'))[0]).toBe('weather-report');
+    // CJK requests against English skills
+    expect((await skillNames({ mode: 'hybrid', model: modelDir }, '天氣'))[0]).toBe('weather-report');
+    expect((await skillNames({ mode: 'hybrid', model: modelDir }, 'メール'))[0]).toBe('email-writer');
+    expect((await skillNames({ mode: 'hybrid', model: modelDir }, '메일'))[0]).toBe('email-writer');
+  });
+
+  it('keeps lexical matches first, respects topK and scores in (0, 1]', async () => {
+    const names = await skillNames({ mode: 'hybrid', model: join(modelDir, 'model.bin'), topK: 2 }, 'branching conventions');
+    expect(names[0]).toBe('git-workflow');
+    expect(names.length).toBeLessThanOrEqual(2);
+    const p = new SkillSearchProcessor({ workspace: fx.make(), search: { mode: 'hybrid', model: modelDir, topK: 10 } });
+    const { tools } = await step(p, { threadId: 'h' });
+    const { results } = await call(tools.search_skills, { query: 'send email about the forecast' });
+    p.dispose();
+    expect(results.length).toBeGreaterThanOrEqual(2);
+    const scores = results.map((r: any) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const s of scores) expect(s > 0 && s <= 1).toBe(true);
+    // minScore applies to the fused score
+    const high = await skillNames({ mode: 'hybrid', model: modelDir, topK: 10, minScore: scores[0] }, 'send email about the forecast');
+    expect(high.length).toBeLessThan(results.length);
+  });
+
+  it('leaves compatible and enhanced results unchanged', async () => {
+    const queries = ['forecast', 'review pull request', 'commit', 'will it rain'];
+    const before = [];
+    for (const q of queries) before.push([await skillNames({}, q), await skillNames({ mode: 'enhanced' }, q)]);
+    await skillNames({ mode: 'hybrid', model: modelDir }, 'forecast');
+    const after = [];
+    for (const q of queries) after.push([await skillNames({}, q), await skillNames({ mode: 'enhanced' }, q)]);
+    expect(after).toEqual(before);
+    expect(before[0][0]).toContain('weather-report');
+  });
+});
+
+describe('hybrid options and model loading', () => {
+  const make = (search: unknown) => new SkillSearchProcessor({ workspace: fx.make(), search: search as any });
+
+  it('validates search.mode and search.model', () => {
+    expect(() => make({ mode: 'semantic' })).toThrow(TypeError);
+    expect(() => make({ mode: 'semantic' })).toThrow("options.search.mode must be 'compatible', 'enhanced' or 'hybrid'");
+    for (const model of ['', 42, null, {}]) {
+      expect(() => make({ mode: 'hybrid', model })).toThrow(TypeError);
+      expect(() => make({ mode: 'hybrid', model })).toThrow('options.search.model must be a non-empty string');
+    }
+    expect(() => make({ mode: 'enhanced', model: modelDir })).toThrow(TypeError);
+    expect(() => make({ model: modelDir })).toThrow("options.search.model is only used with search.mode 'hybrid'");
+  });
+
+  it('names the option for a missing path, a folder without model.bin and a corrupt file', () => {
+    expect(() => make({ mode: 'hybrid', model: join(dir, 'nope') })).toThrow(/options\.search\.model ".*nope" does not exist/);
+    const empty = join(dir, 'empty');
+    mkdirSync(empty, { recursive: true });
+    expect(() => make({ mode: 'hybrid', model: empty })).toThrow('has no model.bin');
+    const corrupt = join(dir, 'corrupt.bin');
+    writeFileSync(corrupt, Buffer.from('not a model at all'));
+    expect(() => make({ mode: 'hybrid', model: corrupt })).toThrow(/options\.search\.model: .*not a usable model: .*MNPSEMB1/);
+    const truncated = join(dir, 'truncated.bin');
+    writeFileSync(truncated, modelBytes().subarray(0, 60));
+    expect(() => make({ mode: 'hybrid', model: truncated })).toThrow(/truncated/);
+  });
+
+  it('names the model package when neither the option nor the package is there', () => {
+    const nowhere = join(dir, 'app', 'noop.js');
+    expect(() => semantic.modelFileOf(undefined, 'ToolSearchProcessor', [nowhere])).toThrow(
+      "ToolSearchProcessor: search.mode 'hybrid' needs the model package: npm install mastra-native-processors-model-multilingual (or pass search.model",
+    );
+  });
+
+  it('finds the package from the application folder', () => {
+    const app = join(dir, 'app2');
+    const pkg = join(app, 'node_modules', 'mastra-native-processors-model-multilingual');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'mastra-native-processors-model-multilingual', main: 'index.js' }));
+    writeFileSync(join(pkg, 'index.js'), 'module.exports = { modelPath: __dirname };');
+    writeFileSync(join(pkg, 'model.bin'), modelBytes());
+    expect(semantic.modelFileOf(undefined, 'X', [join(app, 'noop.js')])).toBe(join(pkg, 'model.bin'));
+  });
+
+  it('loads each model file once per process', () => {
+    const a = semantic.loadSemanticModel(modelDir, 'X');
+    const b = semantic.loadSemanticModel(join(modelDir, 'model.bin'), 'X');
+    expect(a).toBe(b);
+    // the native registry shares the model even between separate handles
+    expect(NativeSemanticModel.load(join(modelDir, 'model.bin')).sameModel(a)).toBe(true);
+    expect(a.dim).toBe(DIM);
+    expect(a.vocabSize).toBe(PIECES.length);
+    expect(Array.from(a.embed('weather')).map(x => Math.round(x * 100) / 100)).toEqual([1, 0, 0, 0]);
+  });
+});
