@@ -1,9 +1,12 @@
 //! Text analysis for enhanced search.
 //!
 //! Pipeline: NFKC (full-width forms, compatibility characters) → Traditional→Simplified
-//! Chinese folding → split into CJK runs and other text → CJK runs become overlapping
-//! character bigrams (a one-character run stays a unigram); other text goes through
-//! Unicode (UAX #29) word segmentation, identifiers are split on `_`/`-`/`.`/case/digit
+//! Chinese folding → split into script runs: Han, hiragana, katakana, Hangul and other
+//! text. Han runs become overlapping bigrams plus single characters (weighted lower at
+//! query time); katakana words stay whole; hiragana next to kanji or katakana (particles,
+//! okurigana) is dropped; Hangul words lose their particles and endings (날씨는 → 날씨,
+//! `S3에서` → `s3`) and are then treated like Han runs. Other text goes through Unicode
+//! (UAX #29) word segmentation, identifiers are split on `_`/`-`/`.`/case/digit
 //! boundaries (the joined identifier is kept as well), parts are lowercased, English
 //! stopwords dropped and ASCII words stemmed (Porter2).
 
@@ -23,8 +26,10 @@ pub enum Unit {
     /// An identifier made of several parts, joined without separators
     /// (`send_email`, `sendEmail`, `send-email` → `sendemail`).
     Whole(String),
-    /// A CJK bigram, or a single character when its run has only one.
+    /// A CJK bigram or a whole katakana word.
     Cjk(String),
+    /// A single CJK character, matched with a lower weight than bigrams.
+    CjkPart(String),
 }
 
 impl Unit {
@@ -37,7 +42,7 @@ impl Unit {
                     f(surface);
                 }
             }
-            Unit::Whole(t) | Unit::Cjk(t) => f(t),
+            Unit::Whole(t) | Unit::Cjk(t) | Unit::CjkPart(t) => f(t),
         }
     }
 }
@@ -50,6 +55,7 @@ pub enum Token<'a> {
     Word(&'a str),
     Whole(&'a str),
     Cjk(&'a str),
+    CjkPart(&'a str),
 }
 
 /// English stopwords (Snowball's list plus common contractions without apostrophes and
@@ -248,47 +254,42 @@ fn stemmer() -> &'static Stemmer {
     STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
 }
 
-/// Han ideographs (incl. iteration/zero marks) and kana: bigrammed together, since
-/// Japanese mixes them inside one phrase.
-#[inline]
-fn is_han_or_kana(c: char) -> bool {
-    matches!(c,
-        '\u{3005}' | '\u{3007}' // 々 〇
-        | '\u{3041}'..='\u{309F}' // Hiragana
-        | '\u{30A0}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}' // Katakana without the middle dot ・
-        | '\u{31F0}'..='\u{31FF}' // Katakana phonetic extensions
-        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}'
-        | '\u{20000}'..='\u{3FFFF}')
-}
-
-#[inline]
-fn is_hangul(c: char) -> bool {
-    matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{A960}'..='\u{A97F}'
-        | '\u{AC00}'..='\u{D7AF}' | '\u{D7B0}'..='\u{D7FF}')
-}
-
-/// Characters indexed as bigrams (Han, kana, Hangul).
-#[inline]
-pub fn is_cjk(c: char) -> bool {
-    is_han_or_kana(c) || is_hangul(c)
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// Script classes of CJK text. Runs of one class are analysed together; a change of
+/// class is a word boundary (Japanese writes kanji stems, hiragana particles and
+/// okurigana, and katakana loanwords back to back).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Class {
-    HanKana,
+    /// Han ideographs and the iteration/zero marks 々 〇
+    Han,
+    Hiragana,
+    /// Katakana and the prolonged sound mark ー (the middle dot ・ separates words)
+    Katakana,
     Hangul,
     Other,
 }
 
 #[inline]
 fn class_of(c: char) -> Class {
-    if is_han_or_kana(c) {
-        Class::HanKana
-    } else if is_hangul(c) {
-        Class::Hangul
-    } else {
-        Class::Other
+    match c {
+        '\u{3005}'
+        | '\u{3007}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{20000}'..='\u{3FFFF}' => Class::Han,
+        '\u{3041}'..='\u{309F}' => Class::Hiragana,
+        '\u{30A0}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' => Class::Katakana,
+        '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{A960}'..='\u{A97F}' | '\u{AC00}'..='\u{D7FF}' => {
+            Class::Hangul
+        }
+        _ => Class::Other,
     }
+}
+
+/// Han, kana and Hangul: the characters analysed as CJK rather than as words.
+#[inline]
+pub fn is_cjk(c: char) -> bool {
+    class_of(c) != Class::Other
 }
 
 /// Han ranges that Traditional→Simplified folding may change.
@@ -337,6 +338,7 @@ pub fn analyze(text: &str, out: &mut Vec<Unit>) {
             Token::Word(w) => word_unit(w.to_owned()),
             Token::Whole(w) => Unit::Whole(w.to_owned()),
             Token::Cjk(w) => Unit::Cjk(w.to_owned()),
+            Token::CjkPart(w) => Unit::CjkPart(w.to_owned()),
         })
     });
 }
@@ -360,37 +362,242 @@ pub fn tokenize(text: &str, f: &mut impl FnMut(Token<'_>)) {
     }
     let mut run_start = 0usize;
     let mut run_class: Option<Class> = None;
+    // the character before the current run, when it belongs to another run
+    let mut before: Option<char> = None;
+    let mut last: Option<char> = None;
     for (i, c) in text.char_indices() {
         let class = class_of(c);
         if run_class != Some(class) {
             if let Some(prev) = run_class {
-                emit_run(&text[run_start..i], prev, &mut buf, f);
+                emit_run(&text[run_start..i], prev, before, Some(class), &mut buf, f);
             }
+            before = last;
             run_start = i;
             run_class = Some(class);
         }
+        last = Some(c);
     }
     if let Some(prev) = run_class {
-        emit_run(&text[run_start..], prev, &mut buf, f);
+        emit_run(&text[run_start..], prev, before, None, &mut buf, f);
     }
 }
 
-fn emit_run(run: &str, class: Class, buf: &mut String, f: &mut impl FnMut(Token<'_>)) {
+/// `before`: the character just before the run; `after`: the class of the run after it.
+fn emit_run(
+    run: &str,
+    class: Class,
+    before: Option<char>,
+    after: Option<Class>,
+    buf: &mut String,
+    f: &mut impl FnMut(Token<'_>),
+) {
     match class {
         Class::Other => emit_words(run, buf, f),
-        Class::HanKana | Class::Hangul => {
-            // overlapping two-character slices; a one-character run stays whole
-            let mut prev: Option<usize> = None;
-            for (i, c) in run.char_indices() {
-                if let Some(p) = prev {
-                    f(Token::Cjk(&run[p..i + c.len_utf8()]));
-                }
-                prev = Some(i);
-            }
-            if prev == Some(0) {
+        Class::Han => emit_grams(run, f),
+        Class::Katakana => {
+            // katakana words (mostly loanwords: メール, パスワード) stay whole; marks alone
+            // (ー, ヽ) are no word
+            if !run.chars().all(|c| matches!(c, '\u{30FC}'..='\u{30FE}')) {
                 f(Token::Cjk(run));
             }
         }
+        Class::Hiragana => {
+            // Next to kanji or katakana, hiragana is particles, okurigana and auxiliaries
+            // (の, を, して, ください); standing alone it is a word written in kana.
+            let next_to_word = |c: Option<Class>| matches!(c, Some(Class::Han | Class::Katakana));
+            if !next_to_word(before.map(class_of)) && !next_to_word(after) {
+                emit_grams(run, f);
+            }
+        }
+        Class::Hangul => {
+            // a Hangul run glued to a Latin or digit word is that word's particle (`S3에서`)
+            let attached = before.is_some_and(char::is_alphanumeric);
+            if let Some(stem) = korean_stem(run, attached, buf) {
+                emit_grams(stem, f);
+            }
+        }
+    }
+}
+
+/// Overlapping bigrams of a CJK word, and each character alone as a part (weighted
+/// lower, so exact bigrams win); a one-character word is a part only.
+fn emit_grams(run: &str, f: &mut impl FnMut(Token<'_>)) {
+    let mut prev: Option<usize> = None;
+    for (i, c) in run.char_indices() {
+        let end = i + c.len_utf8();
+        if let Some(p) = prev {
+            f(Token::Cjk(&run[p..end]));
+        }
+        f(Token::CjkPart(&run[i..end]));
+        prev = Some(i);
+    }
+}
+
+/// Korean endings stripped from the end of a Hangul word, each with the number of
+/// syllables that must remain. One-syllable endings need a two-syllable stem, so short
+/// nouns that end like a particle keep their last syllable (온도, 회의, 결과).
+const KO_ENDINGS: &[(&str, u8)] = &[
+    // request and auxiliary verbs (만들어 줘, 알려줍니다)
+    ("주세요", 1),
+    ("줘요", 1),
+    ("줘", 1),
+    ("줄래요", 1),
+    ("줄래", 1),
+    ("줄게", 1),
+    ("줍니다", 1),
+    ("둬", 1),
+    ("두세요", 1),
+    ("버려", 1),
+    // 하다 / 되다 verbs: 검색해줘, 조회합니다, 실패한, 필터링할
+    ("해주세요", 2),
+    ("해줘요", 2),
+    ("해줘", 2),
+    ("해줄래", 2),
+    ("해줍니다", 2),
+    ("합니다", 2),
+    ("합니까", 2),
+    ("했습니다", 2),
+    ("했어요", 2),
+    ("했어", 2),
+    ("했는데", 2),
+    ("했는지", 2),
+    ("하세요", 2),
+    ("하고", 2),
+    ("하는", 2),
+    ("하여", 2),
+    ("하면", 2),
+    ("하기", 2),
+    ("하려면", 2),
+    ("해서", 2),
+    ("해요", 2),
+    ("해", 2),
+    ("한", 2),
+    ("할", 2),
+    ("함", 2),
+    ("하다", 2),
+    ("된", 2),
+    ("되는", 2),
+    ("됩니다", 2),
+    ("됐어", 2),
+    ("되면", 2),
+    ("돼", 2),
+    ("습니다", 1),
+    ("이에요", 2),
+    ("예요", 2),
+    // particles
+    ("에서는", 1),
+    ("에서도", 1),
+    ("에서", 1),
+    ("에게서", 1),
+    ("에게", 1),
+    ("한테서", 1),
+    ("한테", 1),
+    ("께서", 1),
+    ("으로는", 1),
+    ("으로", 1),
+    ("로는", 1),
+    ("까지", 1),
+    ("부터", 1),
+    ("처럼", 1),
+    ("보다", 1),
+    ("마다", 1),
+    ("이랑", 1),
+    ("이나", 1),
+    ("에는", 1),
+    ("에도", 1),
+    ("께", 2),
+    ("로", 2),
+    ("랑", 2),
+    ("나", 2),
+    ("에", 2),
+    ("은", 2),
+    ("는", 2),
+    ("이", 2),
+    ("가", 2),
+    ("을", 2),
+    ("를", 2),
+    ("의", 2),
+    ("도", 2),
+    ("만", 2),
+    ("와", 2),
+    ("과", 2),
+    ("요", 2),
+    ("고", 2),
+];
+
+/// Whole Hangul words that carry no meaning for search.
+const KO_STOP: &[&str] = &[
+    "좀",
+    "해",
+    "줘",
+    "주세요",
+    "해줘",
+    "해주세요",
+    "것",
+    "거",
+    "게",
+    "수",
+    "때",
+    "등",
+    "및",
+    "한",
+    "뭐",
+    "그",
+    "이",
+    "저",
+    "더",
+    "또",
+    "다",
+    "한번",
+    "제발",
+];
+
+/// The stem of a Hangul word: up to two endings stripped (날씨는 → 날씨, 검색해줘 → 검색,
+/// 가져옵니다 → 가져오), written to `buf`. `None` when nothing is left or the word is a
+/// stopword. `attached`: the word is glued to a Latin or digit word, so it may be a
+/// particle alone.
+fn korean_stem<'b>(word: &str, attached: bool, buf: &'b mut String) -> Option<&'b str> {
+    if KO_STOP.contains(&word) {
+        return None;
+    }
+    buf.clear();
+    buf.push_str(word);
+    let mut syllables = word.chars().count();
+    for round in 0..2 {
+        let relax = attached && round == 0;
+        let mut best: Option<(usize, usize)> = None; // (bytes, chars)
+        for &(end, min) in KO_ENDINGS {
+            if buf.ends_with(end) {
+                let n = end.chars().count();
+                let min = if relax { 0 } else { usize::from(min) };
+                if syllables >= n + min && best.is_none_or(|b| end.len() > b.0) {
+                    best = Some((end.len(), n));
+                }
+            }
+        }
+        if let Some((bytes, n)) = best {
+            buf.truncate(buf.len() - bytes);
+            syllables -= n;
+            continue;
+        }
+        // ㅂ니다 / ㅂ니까 fused onto the stem's last syllable: 가져옵니다 → 가져오
+        if syllables >= 3 && (buf.ends_with("니다") || buf.ends_with("니까")) {
+            let head = buf.len() - "니다".len();
+            let last = buf[..head].chars().next_back().expect("syllables before 니다");
+            let code = u32::from(last);
+            if (0xAC00..=0xD7A3).contains(&code) && (code - 0xAC00) % 28 == 17 {
+                buf.truncate(head - last.len_utf8());
+                buf.push(char::from_u32(code - 17).expect("a Hangul syllable"));
+                syllables -= 2;
+                continue;
+            }
+        }
+        break;
+    }
+    if syllables == 0 || buf.is_empty() {
+        None
+    } else {
+        Some(buf.as_str())
     }
 }
 
@@ -669,16 +876,83 @@ mod tests {
 
     #[test]
     fn cjk_bigrams_and_unigrams() {
-        assert_eq!(terms("天气预报"), ["天气", "气预", "预报"]);
+        let part = |c: &str| Unit::CjkPart(c.into());
+        let gram = |c: &str| Unit::Cjk(c.into());
+        assert_eq!(
+            analyze_to_vec("天气预报"),
+            [part("天"), gram("天气"), part("气"), gram("气预"), part("预"), gram("预报"), part("报")]
+        );
         // Traditional folds to Simplified
-        assert_eq!(terms("天氣預報"), ["天气", "气预", "预报"]);
-        assert_eq!(terms("天"), ["天"]);
-        // Hangul runs are separate from Han; spaces break runs
-        assert_eq!(terms("날씨를 알려"), ["날씨", "씨를", "알려"]);
-        // Japanese kana and kanji bigram together; half-width katakana widened by NFKC
-        assert_eq!(terms("ﾒｰﾙを送る"), ["メー", "ール", "ルを", "を送", "送る"]);
-        // mixed scripts without spaces
-        assert_eq!(terms("GitHub问题"), ["git", "hub", "github", "问题"]);
+        assert_eq!(terms("天氣預報"), terms("天气预报"));
+        // a one-character word is a single character too
+        assert_eq!(analyze_to_vec("天"), [part("天")]);
+        assert_eq!(analyze_to_vec("天 气"), [part("天"), part("气")]);
+        // full-width and half-width forms fold (NFKC) before CJK analysis
+        assert_eq!(terms("ＧｉｔＨｕｂ问题"), ["git", "hub", "github", "问", "问题", "题"]);
+        assert_eq!(terms("ﾊﾟｽﾜｰﾄﾞ"), ["パスワード"]);
+    }
+
+    #[test]
+    fn korean_particles_and_endings() {
+        // particles: the noun alone is left
+        for (word, stem) in [
+            ("날씨는", "날씨"),
+            ("날씨를", "날씨"),
+            ("버킷에서", "버킷"),
+            ("엔지니어에게", "엔지니어"),
+            ("카카오톡으로", "카카오톡"),
+            ("이메일로", "이메일"),
+            ("목록과", "목록"),
+            ("파일이나", "파일"),
+            ("월요일부터", "월요일"),
+            ("금요일까지", "금요일"),
+            ("날씨입니다", "날씨"),
+        ] {
+            assert_eq!(terms(word), terms(stem), "{word}");
+        }
+        // request forms and formal endings reach the same stem
+        for (a, b) in [
+            ("검색해줘", "검색합니다"),
+            ("조회해 주세요", "조회합니다"),
+            ("취소해줘요", "취소"),
+            ("보여줘", "보여줍니다"),
+            ("알려줘", "알려줍니다"),
+            ("가져옵니다", "가져오"),
+            ("실패한", "실패"),
+            ("필터링할", "필터링"),
+        ] {
+            assert_eq!(terms(a), terms(b), "{a} ~ {b}");
+        }
+        // two-syllable nouns that end like a particle keep it (온도 is not 온 + 도)
+        for noun in ["온도", "회의", "결과", "주가", "재고"] {
+            assert_eq!(terms(noun).len(), 3, "{noun}");
+        }
+        assert_eq!(terms("온도가"), terms("온도"));
+        // a Hangul run glued to a Latin or digit word is that word's particle
+        assert_eq!(terms("S3에서"), terms("S3"));
+        assert_eq!(terms("S3에서"), ["s3"]);
+        assert_eq!(terms("PR을 올려줘"), ["pr", "올", "올려", "려"]);
+        assert_eq!(terms("API를"), terms("API"));
+        // … but a separate particle-looking word is not attached to anything
+        assert_eq!(terms("S3 에서"), ["s3", "에", "에서", "서"]);
+        // words that carry nothing
+        assert!(terms("좀 해 주세요").is_empty());
+    }
+
+    #[test]
+    fn japanese_script_boundaries() {
+        // kanji runs, hiragana particles and okurigana, katakana words
+        assert_eq!(terms("東京の天気を教えて"), ["东", "东京", "京", "天", "天気", "気", "教"]);
+        assert_eq!(terms("ファイルをアップロードしてください"), ["ファイル", "アップロード"]);
+        // half-width katakana is widened by NFKC; the kanji stem of 送る is a single character
+        assert_eq!(terms("ﾒｰﾙを送る"), ["メール", "送"]);
+        // the middle dot separates katakana words; a long-vowel mark alone is no word
+        assert_eq!(terms("データ・ベース ー"), ["データ", "ベース"]);
+        // hiragana standing alone is a word written in kana
+        assert_eq!(terms("てんき"), ["て", "てん", "ん", "んき", "き"]);
+        assert_eq!(terms("のぞみ 指定席"), ["の", "のぞ", "ぞ", "ぞみ", "み", "指", "指定", "定", "定席", "席"]);
+        // mixed with Latin
+        assert_eq!(terms("Slackに送って"), ["slack", "送"]);
     }
 
     /// The ASCII segmenter must agree with UAX #29 wherever it matters: word segments are

@@ -1,8 +1,9 @@
 //! Enhanced (multilingual, word-form-aware, typo-tolerant) search analysis and index.
 //!
 //! Opt-in alternative to the compatible BM25 of [`crate::catalog`]: Unicode word
-//! segmentation, CJK bigrams, NFKC + case folding, identifier splitting, English stemming
-//! and stopwords ([`analyzer`]); field-weighted BM25F re-weighted by how much of each
+//! segmentation, CJK bigrams and single characters (Japanese split at script changes,
+//! Korean particles and endings stripped), NFKC + case folding, identifier splitting,
+//! English stemming and stopwords ([`analyzer`]); field-weighted BM25F re-weighted by how much of each
 //! document's name and description the query covers ([`index`]); typo expansion for
 //! query terms that match nothing ([`fuzzy`]); "Did you mean" ranking ([`suggest`]).
 //!

@@ -34,7 +34,7 @@ fn prepare(s: &str) -> Name {
         .filter_map(|u| match u {
             Unit::Word { stem, .. } => Some(stem),
             Unit::Cjk(t) => Some(t),
-            Unit::Whole(_) => None,
+            Unit::Whole(_) | Unit::CjkPart(_) => None,
         })
         .collect();
     tokens.sort_unstable();
