@@ -112,6 +112,17 @@ describe('enhanced search_skills finds what compatible mode cannot', () => {
     await expectTops(rows);
   });
 
+  it('Korean particles and request endings, Japanese sentences (issue 13)', async () => {
+    const rows: Array<[string, string | null, string | null, string]> = [
+      ['맛집은 어디야?', null, null, 'restaurant-finder'], // 맛집은 → 맛집
+      ['식당 좀 검색해줘', null, null, 'restaurant-finder'], // 검색해줘 ~ 검색합니다
+      ['ドキュメントを翻訳してください', null, null, 'translate-docs'],
+      ['長さを変換して', null, null, 'unit-converter'],
+      ['天気を教えて', null, null, 'weather-report'], // 気 is not folded; 天 alone still matches
+    ];
+    await expectTops(rows);
+  });
+
   it('English word forms, camelCase/kebab identifiers and typos', async () => {
     const rows: Array<[string, string | null, string | null, string]> = [
       ['deploying', null, null, 'deploy-service'],

@@ -109,3 +109,76 @@ describe("ToolSearchProcessor search.mode: 'enhanced'", () => {
     expect((await step(p, { threadId: 't', tools: resolved })).result.tools.mcp_mail).toBe(resolved.mcp_mail);
   });
 });
+
+// Issue 13: CJK requests as people type them: Korean particles and request endings, Japanese
+// sentences (kanji, kana particles, katakana words), mixed scripts, single characters.
+describe("search.mode 'enhanced': CJK requests", () => {
+  const cjk = {
+    s3_upload_kr: tool('s3_upload_kr', 'S3 버킷에 파일을 업로드합니다. 버킷 이름과 객체 키를 지정합니다.'),
+    s3_download_kr: tool('s3_download_kr', 'S3 버킷에서 객체를 다운로드합니다.'),
+    coupon_kr: tool('coupon_kr', '할인 쿠폰을 만듭니다. 할인율을 입력해 주세요.'),
+    weather_kr: tool('weather_kr', '지정한 위치의 현재 날씨와 기온을 알려줍니다.'),
+    restaurant_kr: tool('restaurant_kr', '근처 맛집과 식당을 검색합니다.'),
+    order_cancel_kr: tool('order_cancel_kr', '아직 발송되지 않은 주문을 취소합니다.'),
+    weather_jp: tool('weather_jp', '指定した都市の現在の天気と気温を返します。'),
+    mail_jp: tool('mail_jp', 'メールを送信します。宛先と件名を指定します。'),
+    github_pr_create: tool('github_pr_create', 'Open a pull request on GitHub from a branch.'),
+    sky_cn: tool('sky_cn', '天空 气球 天上 气温 天真 气候'),
+    weather_cn: tool('weather_cn', '查询今天天气'),
+  };
+  const names = async (p: any, query: string) => (await (await step(p)).search(query)).results.map((r: any) => r.name);
+  const enhancedCjk = () => new Native({ tools: cjk, search: { mode: 'enhanced' } });
+
+  const cases: Array<[string, string, string]> = [
+    ['Korean particle glued to a Latin word', 'S3에서 어제 올린 로그 파일 찾아줘', 's3_upload_kr'],
+    ['Korean topic particle', '오늘 날씨는 어때?', 'weather_kr'],
+    ['Korean object particle and request ending', '식당을 검색해줘', 'restaurant_kr'],
+    ['Korean 해줘 vs 합니다', '주문 취소해줘', 'order_cancel_kr'],
+    ['Japanese sentence', '東京の天気を教えて', 'weather_jp'],
+    ['Japanese katakana word and okurigana', '上司にメールを送ってください', 'mail_jp'],
+    // PR is a word of the tool id; nothing lexical ties 幫我開個 to "open a pull request"
+    ['mixed script, Latin word in the id', '幫我開個 PR', 'github_pr_create'],
+    ['mixed script, Korean', 'PR 좀 올려줘', 'github_pr_create'],
+  ];
+  for (const [what, query, expected] of cases) {
+    it(`${what}: "${query}" finds ${expected} first`, async () => {
+      expect((await names(enhancedCjk(), query))[0]).toBe(expected);
+    });
+  }
+
+  it('a particle or request ending changes nothing: the same ranking as the bare word', async () => {
+    for (const [withEnding, bare] of [
+      ['날씨는', '날씨'],
+      ['S3에서', 'S3'],
+      ['식당을 검색해 주세요', '식당 검색'],
+      ['メールを', 'メール'],
+    ]) {
+      expect(await (await step(enhancedCjk())).search(withEnding), withEnding).toEqual(await (await step(enhancedCjk())).search(bare));
+    }
+    // (with bigrams alone, 에서 and 주세요 matched s3_download_kr's 버킷에서 and coupon_kr's 입력해 주세요)
+    // a request made only of particles and endings matches nothing
+    expect((await (await step(enhancedCjk())).search('에서 좀 해 주세요')).results).toEqual([]);
+  });
+
+  it('an exact bigram outranks the same characters apart; the characters alone still match', async () => {
+    for (const query of ['天气', '天氣']) {
+      const r = (await (await step(enhancedCjk())).search(query)).results;
+      // weather_jp shares 天 (天気)
+      expect(r.map((x: any) => x.name), query).toEqual(['weather_cn', 'sky_cn', 'weather_jp']);
+      expect(r[0].score).toBeGreaterThan(r[1].score * 2);
+    }
+    // one character: every tool with it
+    expect((await names(enhancedCjk(), '气')).sort()).toEqual(['sky_cn', 'weather_cn']);
+  });
+
+  it('compatible mode (the reference) misses particles glued to words', async () => {
+    for (const [query, want] of [
+      ['S3에서', 's3_upload_kr'],
+      ['날씨는', 'weather_kr'],
+      ['東京の天気を教えて', 'weather_jp'],
+    ]) {
+      expect(await names(new Reference({ tools: cjk }), query), query).not.toContain(want);
+      expect(await names(new Native({ tools: cjk }), query), query).not.toContain(want);
+    }
+  });
+});
