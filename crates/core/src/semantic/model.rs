@@ -147,7 +147,8 @@ impl StaticModel {
                 return Err(ModelError::NonFiniteScore { index });
             }
             scores.push(score);
-            if !piece.is_empty() {
+            // The unknown piece is never matched by text (it stands for unmatched characters).
+            if !piece.is_empty() && index != unk_id {
                 // A repeated piece keeps its first id (SentencePiece vocabularies have none).
                 piece_ids.entry(piece.into()).or_insert(index);
                 max_piece_chars = max_piece_chars.max(piece.chars().count());
