@@ -103,6 +103,28 @@ describe('off-thread catalog build', () => {
     }, 60_000);
   }
 
+  it('two-byte text and a NUL inside a description: the same answers as an inline build', async () => {
+    const unusual = {
+      ...tools,
+      天気予報: tool('天気予報', '東京の天気予報を取得する weather forecast 🌦'),
+      nul_tool: tool('nul_tool', 'a description with a \0 NUL inside, about weather'),
+    };
+    const calls = patchOffThread();
+    const offThread = new Native({ tools: unusual });
+    const pending = observe(offThread, {}, ['天気予報', 'nul_tool', '天気']);
+    forceInline();
+    const inline = new Native({ tools: unusual });
+    const [a, b] = await Promise.all([pending, observe(inline, {}, ['天気予報', 'nul_tool', '天気'])]);
+    // With the NUL the joined string cannot be split: the array constructor builds inline.
+    expect(calls.fromJoinedAsync).toBe(1);
+    expect(a).toEqual(b);
+    expect(a.loads[0].success).toBe(true);
+    delete (unusual as Record<string, unknown>).nul_tool;
+    const twoByte = await step(new Native({ tools: unusual }));
+    const hits = (await twoByte.search('天気予報 forecast')).results.map((r: any) => r.name);
+    expect(hits).toContain('天気予報');
+  }, 60_000);
+
   it('search results equal the host (@mastra/core 1.59.0) on an off-thread-built catalog', async () => {
     const ours = await step(new Native({ tools }));
     const ref = await step(new Reference({ tools }));
@@ -149,6 +171,8 @@ describe('off-thread catalog build', () => {
         [...keys.map((k): [string, string] => [k, '']), ['other', keys[10]]],
         [...keys.map((k): [string, string] => [k, '']), [keys[10] + '_x', keys[20]], ['y', 'search_tools']],
         [...keys.map((k): [string, string] => [k, k]), ['z', 'zz'], ['zz_key', 'z']],
+        // Two-byte text crosses as UTF-16: names outside Latin-1 must compare and print alike.
+        [...keys.map((k): [string, string] => [k, '']), ['天気_a', '天気 🌦'], ['天気_b', '天気 🌦']],
       ];
       let rejected = 0;
       for (const entries of variants) {
@@ -168,7 +192,7 @@ describe('off-thread catalog build', () => {
           }
         }
       }
-      expect(rejected).toBe(5); // the key conflict only without acceptKeyConflicts
+      expect(rejected).toBe(7); // the key conflict only without acceptKeyConflicts
     });
   });
 

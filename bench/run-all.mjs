@@ -20,6 +20,7 @@ for (const r of filterRows) console.log(`- ${r.name}: ${r.read_js_ms} / ${r.core
 printTable('SkillSearchProcessor', await skillSearch.run());
 
 printTable('Import time (fresh process each, median of 7)', await importTime.run());
+await (await import('./event-loop.mjs')).report({ quick });
 
 // storage: redisStore(client) needs a redis-server to talk to: only when one is installed.
 if (storesProcessor.hasRedisServer()) storesProcessor.printStoresTable(await storesProcessor.run({ quick }));

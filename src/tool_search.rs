@@ -47,17 +47,6 @@ struct JoinedTool<'a> {
     params: Option<&'a str>,
 }
 
-impl JoinedTool<'_> {
-    /// The callable name: `tool.id || key`.
-    fn name(&self) -> &str {
-        if self.id.is_empty() {
-            self.key
-        } else {
-            self.id
-        }
-    }
-}
-
 /// Splits `key \0 id \0 description [\0 params] \0 key …` into `count` tools, failing when
 /// the field count does not match (a value contained NUL).
 fn joined_tools(joined: &str, count: usize, enhanced: bool) -> Result<Vec<JoinedTool<'_>>> {
@@ -95,28 +84,83 @@ fn owned_entries(tools: &[JoinedTool<'_>], enhanced: bool) -> (Vec<ToolEntry>, O
     (entries, params)
 }
 
-/// The check `ToolCatalog::build_validated_with` makes, on borrowed strings, so the JS
-/// thread can reject an ambiguous catalog before the build leaves it: the same order (per
-/// tool: reserved, then duplicate name; then key conflicts) and the same errors. The
-/// build re-checks, so a divergence would fail the build rather than pass unnoticed.
-fn check_names(tools: &[JoinedTool<'_>], key_conflicts: KeyConflicts) -> std::result::Result<(), CatalogError> {
-    let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity(tools.len());
-    for t in tools {
-        let name = t.name();
-        if RESERVED_NAMES.contains(&t.key) || RESERVED_NAMES.contains(&name) {
-            return Err(CatalogError::ReservedName { key: t.key.to_owned(), name: name.to_owned() });
+/// A JS string read as UTF-16 code units: one copy, no encoding pass on the JS thread.
+pub struct Utf16Text(Vec<u16>);
+
+impl TypeName for Utf16Text {
+    fn type_name() -> &'static str {
+        "String(utf16)"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for Utf16Text {}
+
+impl FromNapiValue for Utf16Text {
+    unsafe fn from_napi_value(env: napi::sys::napi_env, value: napi::sys::napi_value) -> Result<Self> {
+        let mut len = 0;
+        check_status!(
+            unsafe { napi::sys::napi_get_value_string_utf16(env, value, std::ptr::null_mut(), 0, &mut len) },
+            "expected a string"
+        )?;
+        // napi writes at most `bufsize - 1` units plus a terminator.
+        let mut units: Vec<u16> = Vec::with_capacity(len + 1);
+        let mut written = 0;
+        check_status!(
+            unsafe { napi::sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr(), len + 1, &mut written) },
+            "expected a string"
+        )?;
+        // SAFETY: napi initialized the first `written` (<= len) units.
+        unsafe { units.set_len(written.min(len)) };
+        Ok(Self(units))
+    }
+}
+
+/// The check `ToolCatalog::build_validated_with` makes, run on the joined UTF-16 text
+/// without decoding it, so the JS thread can reject an ambiguous catalog before the build
+/// leaves it: the same order (per tool: reserved, then duplicate name; then key conflicts)
+/// and the same errors. The build re-checks (on the decoded text), so a divergence would
+/// fail the build rather than pass unnoticed.
+fn check_joined_names(joined: &[u16], count: usize, enhanced: bool, key_conflicts: KeyConflicts) -> Result<()> {
+    let per_tool = if enhanced { 4 } else { 3 };
+    let mut fields = joined.split(|&unit| unit == 0);
+    let mut names: Vec<(&[u16], &[u16])> = Vec::with_capacity(count);
+    let short = || Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected");
+    for _ in 0..count {
+        let key = fields.next().ok_or_else(short)?;
+        let id = fields.next().ok_or_else(short)?;
+        for _ in 2..per_tool {
+            fields.next().ok_or_else(short)?;
         }
-        if owner_of_name.insert(name, t.key).is_some() {
-            return Err(CatalogError::DuplicateName { name: name.to_owned() });
+        names.push((key, if id.is_empty() { key } else { id }));
+    }
+    let rest: Vec<&[u16]> = fields.collect();
+    if !(rest.is_empty() || (count == 0 && rest.len() == 1 && rest[0].is_empty())) {
+        return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
+    }
+    let text = |units: &[u16]| String::from_utf16_lossy(units);
+    let reserved: Vec<Vec<u16>> = RESERVED_NAMES.iter().map(|n| n.encode_utf16().collect()).collect();
+    let is_reserved = |units: &[u16]| reserved.iter().any(|r| r.as_slice() == units);
+    let fail = |e: CatalogError| Err(Error::new(Status::GenericFailure, e.to_string()));
+    let mut owner_of_name: HashMap<&[u16], &[u16]> = HashMap::with_capacity(count);
+    for &(key, name) in &names {
+        if is_reserved(key) || is_reserved(name) {
+            return fail(CatalogError::ReservedName { key: text(key), name: text(name) });
+        }
+        if owner_of_name.insert(name, key).is_some() {
+            return fail(CatalogError::DuplicateName { name: text(name) });
         }
     }
     if key_conflicts == KeyConflicts::Accept {
         return Ok(());
     }
-    for t in tools {
-        if let Some(&owner) = owner_of_name.get(t.key) {
-            if owner != t.key {
-                return Err(CatalogError::KeyConflict { key: t.key.to_owned(), owner: owner.to_owned() });
+    for &(key, _) in &names {
+        if let Some(&owner) = owner_of_name.get(key) {
+            if owner != key {
+                return fail(CatalogError::KeyConflict { key: text(key), owner: text(owner) });
             }
         }
     }
@@ -138,7 +182,7 @@ fn guarded_build(what: &str, build: impl FnOnce() -> Result<ToolCatalog>) -> Res
 
 /// [`NativeToolCatalog::from_joined_async`]'s work: parse, validate and index off the JS thread.
 pub struct JoinedBuild {
-    joined: String,
+    joined: Vec<u16>,
     count: usize,
     enhanced: bool,
     key_conflicts: KeyConflicts,
@@ -149,9 +193,12 @@ impl Task for JoinedBuild {
     type JsValue = NativeToolCatalog;
 
     fn compute(&mut self) -> Result<ToolCatalog> {
-        let joined = std::mem::take(&mut self.joined);
+        let units = std::mem::take(&mut self.joined);
         let (count, enhanced, key_conflicts) = (self.count, self.enhanced, self.key_conflicts);
         guarded_build("building the tool catalog", move || {
+            // Lone surrogates become U+FFFD, as napi's UTF-8 strings have them.
+            let joined = String::from_utf16_lossy(&units);
+            drop(units);
             let (entries, params) = owned_entries(&joined_tools(&joined, count, enhanced)?, enhanced);
             drop(joined);
             ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts)
@@ -250,21 +297,19 @@ impl NativeToolCatalog {
 
     /// [`Self::from_joined`] with validation, building on the libuv thread pool: the joined
     /// string is checked here, on the JS thread (an ambiguous or malformed catalog throws
-    /// now, with the same message), then moves to the task, which indexes it.
-    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
+    /// now, with the same message), then moves to the task, which indexes it. It crosses as
+    /// UTF-16 (a copy; encoding megabytes as UTF-8 would cost the JS thread ~10× more).
+    #[napi(ts_args_type = "joined: string, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null", ts_return_type = "Promise<NativeToolCatalog>")]
     pub fn from_joined_async(
-        joined: String,
+        joined: Utf16Text,
         count: u32,
         enhanced: Option<bool>,
         accept_key_conflicts: Option<bool>,
     ) -> Result<AsyncTask<JoinedBuild>> {
         let enhanced = enhanced.unwrap_or(false);
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        {
-            let tools = joined_tools(&joined, count as usize, enhanced)?;
-            check_names(&tools, key_conflicts).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
-        }
-        Ok(AsyncTask::new(JoinedBuild { joined, count: count as usize, enhanced, key_conflicts }))
+        check_joined_names(&joined.0, count as usize, enhanced, key_conflicts)?;
+        Ok(AsyncTask::new(JoinedBuild { joined: joined.0, count: count as usize, enhanced, key_conflicts }))
     }
 
     /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
