@@ -511,3 +511,42 @@ impl NativeContextNameStore {
         self.inner.clear_all();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_build_becomes_an_error() {
+        let result = guarded_build("building the tool catalog", || panic!("index out of range"));
+        let error = result.err().expect("the panic is caught");
+        assert_eq!(error.reason, "building the tool catalog failed: index out of range");
+        let formatted = guarded_build("overlay", || panic!("{} left", 3)).err().expect("caught");
+        assert_eq!(formatted.reason, "overlay failed: 3 left");
+    }
+
+    #[test]
+    fn joined_names_are_checked_like_the_core_build() {
+        let utf16 = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+        let cases = [
+            ("a\0\0x\0b\0a\0y", 2, "duplicate name \"a\""),
+            ("a\0\0x\0search_tools\0\0y", 2, "key=\"search_tools\", name=\"search_tools\""),
+            ("天気\0\0x\0b\0天気\0y", 2, "duplicate name \"天気\""),
+            ("a\0b\0x\0b\0z\0y", 2, "tool key \"b\" conflicts with the callable name of tool key \"a\""),
+            ("a\0\0x", 2, "fewer fields"),
+            ("a\0\0x\0b", 1, "more fields"),
+        ];
+        for (joined, count, expected) in cases {
+            let error = check_joined_names(&utf16(joined), count, false, KeyConflicts::Reject).expect_err(joined);
+            assert!(error.reason.contains(expected), "{joined:?}: {}", error.reason);
+            let entries = joined_tools(joined, count, false).map(|tools| owned_entries(&tools, false).0);
+            if let Ok(entries) = entries {
+                let core = ToolCatalog::build_validated_with(entries, None, RESERVED_NAMES, KeyConflicts::Reject).expect_err(joined);
+                assert_eq!(core.to_string(), error.reason);
+            }
+        }
+        assert!(check_joined_names(&utf16("a\0b\0x\0b\0z\0y"), 2, false, KeyConflicts::Accept).is_ok());
+        assert!(check_joined_names(&utf16(""), 0, true, KeyConflicts::Reject).is_ok());
+        assert!(check_joined_names(&utf16("a\0\0x\0p"), 1, true, KeyConflicts::Reject).is_ok());
+    }
+}
