@@ -118,7 +118,7 @@ describe('enhanced search_skills finds what compatible mode cannot', () => {
       ['식당 좀 검색해줘', null, null, 'restaurant-finder'], // 검색해줘 ~ 검색합니다
       ['ドキュメントを翻訳してください', null, null, 'translate-docs'],
       ['長さを変換して', null, null, 'unit-converter'],
-      ['天気を教えて', null, null, 'weather-report'], // 気 is not folded; 天 alone still matches
+      ['天気を教えて', null, null, 'weather-report'], // Japanese 天気 folds to 天气, as 天氣 does
     ];
     await expectTops(rows);
   });

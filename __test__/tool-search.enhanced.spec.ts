@@ -163,12 +163,13 @@ describe("search.mode 'enhanced': CJK requests", () => {
   it('an exact bigram outranks the same characters apart; the characters alone still match', async () => {
     for (const query of ['天气', '天氣']) {
       const r = (await (await step(enhancedCjk())).search(query)).results;
-      // weather_jp shares 天 (天気)
-      expect(r.map((x: any) => x.name), query).toEqual(['weather_cn', 'sky_cn', 'weather_jp']);
-      expect(r[0].score).toBeGreaterThan(r[1].score * 2);
+      // weather_jp's Japanese 天気 folds to 天气 too
+      expect(r.map((x: any) => x.name).sort(), query).toEqual(['sky_cn', 'weather_cn', 'weather_jp']);
+      expect(r[2].name, query).toBe('sky_cn');
+      expect(r[1].score, query).toBeGreaterThan(r[2].score * 2);
     }
     // one character: every tool with it
-    expect((await names(enhancedCjk(), '气')).sort()).toEqual(['sky_cn', 'weather_cn']);
+    expect((await names(enhancedCjk(), '气')).sort()).toEqual(['sky_cn', 'weather_cn', 'weather_jp']);
   });
 
   it('compatible mode (the reference) misses particles glued to words', async () => {
