@@ -15,6 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism, loadavg } from 'node:os';
 import { MessageList } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
@@ -110,6 +111,8 @@ export async function run({ quick = false } = {}) {
 export function printEventLoopTable(rows) {
   const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
   console.log('\n### Event-loop delay while constructing and running the first search (monitorEventLoopDelay, 1 ms resolution)\n');
+  // Delays grow with whatever else the machine runs: say how busy it was.
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${availableParallelism()} cores\n`);
   console.log('| catalog | build | delay p50 | delay p99 | delay max | constructor | first result | samples |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
