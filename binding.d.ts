@@ -76,7 +76,7 @@ export declare class NativeToolCatalog {
    * [`Self::from_joined`] with validation, building on the libuv thread pool: the joined
    * string is checked here, on the JS thread (an ambiguous or malformed catalog throws
    * now, with the same message), then moves to the task, which indexes it. It crosses as
-   * UTF-16 (a copy; encoding megabytes as UTF-8 would cost the JS thread ~10× more).
+   * UTF-16: a copy, about half the cost of encoding it as UTF-8 on the JS thread.
    */
   static fromJoinedAsync(joined: string, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
   /**
