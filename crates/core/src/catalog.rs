@@ -726,20 +726,40 @@ impl ToolCatalog {
                 }
             }
         }
-        let mut vectors = DocVectors::new(model.dim());
-        let mut encoder = semantic::model::Encoder::new(&model);
-        let mut sum = vec![0.0; model.dim()];
-        for &pos in &self.slot_entry {
-            let e = &self.entries[pos as usize];
-            if let Some((&slot, (_, hybrid))) = base_rows.get(&(e.name(), e.description.as_str())).zip(base) {
-                vectors.push_row_of(&hybrid.semantic.vectors, slot);
-                continue;
+        // Per slot: the base row to reuse, or the text to embed (all embedded in one batch).
+        let reuse: Vec<Option<usize>> = self
+            .slot_entry
+            .iter()
+            .map(|&pos| {
+                let e = &self.entries[pos as usize];
+                base_rows.get(&(e.name(), e.description.as_str())).copied()
+            })
+            .collect();
+        let texts: Vec<String> = self
+            .slot_entry
+            .iter()
+            .zip(&reuse)
+            .filter(|(_, r)| r.is_none())
+            .map(|(&pos, _)| semantic::tool_text(self.entries[pos as usize].name(), &self.entries[pos as usize].description))
+            .collect();
+        let embedded = DocVectors::build_many(&model, &texts);
+        let vectors = match base {
+            Some((_, hybrid)) if texts.len() < reuse.len() => {
+                let mut vectors = DocVectors::new(model.dim());
+                let mut next = 0;
+                for r in &reuse {
+                    match r {
+                        Some(slot) => vectors.push_row_of(&hybrid.semantic.vectors, *slot),
+                        None => {
+                            vectors.push_row_of(&embedded, next);
+                            next += 1;
+                        }
+                    }
+                }
+                vectors
             }
-            sum.fill(0.0);
-            encoder.add_text(&semantic::tool_text(e.name(), &e.description), &mut sum);
-            vectors.push_unnormalized(&mut sum);
-        }
-        drop(encoder);
+            _ => embedded,
+        };
         let semantic = SemanticDocs { model, vectors };
         self.ranker = Ranker::Hybrid(Box::new(HybridRanker { lexical: *lexical, semantic, fusion: Fusion::default() }));
         self

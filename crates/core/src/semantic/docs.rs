@@ -9,6 +9,9 @@ use std::sync::Arc;
 
 use super::model::{normalize, Encoder, StaticModel};
 
+/// Sets at least this large embed on two threads (a thread costs tens of µs to start).
+const PARALLEL_MIN_TEXTS: usize = 2048;
+
 /// Unit vectors of a document set, quantized per row.
 #[derive(Debug, Clone)]
 pub struct DocVectors {
@@ -56,6 +59,33 @@ impl DocVectors {
             docs.push_unnormalized(&mut sum);
         }
         docs
+    }
+
+    /// [`Self::build`] over a slice; large sets are embedded on two threads (each with its
+    /// own word cache), as embedding is most of a hybrid build.
+    pub fn build_many<T: AsRef<str> + Sync>(model: &StaticModel, texts: &[T]) -> Self {
+        if texts.len() < PARALLEL_MIN_TEXTS {
+            return Self::build(model, texts.iter().map(AsRef::as_ref));
+        }
+        let (first, second) = texts.split_at(texts.len() / 2);
+        let (mut docs, rest) = std::thread::scope(|scope| {
+            let rest = std::thread::Builder::new()
+                .spawn_scoped(scope, || Self::build(model, second.iter().map(AsRef::as_ref)));
+            (Self::build(model, first.iter().map(AsRef::as_ref)), rest.map(|h| h.join()))
+        });
+        match rest {
+            Ok(Ok(rest)) => docs.append(rest),
+            // No thread could be started: finish here.
+            _ => docs.append(Self::build(model, second.iter().map(AsRef::as_ref))),
+        }
+        docs
+    }
+
+    /// Appends `other`'s rows (same dimension).
+    pub fn append(&mut self, other: DocVectors) {
+        self.rows.extend_from_slice(&other.rows);
+        self.scales.extend_from_slice(&other.scales);
+        self.sums.extend_from_slice(&other.sums);
     }
 
     /// Appends a row from a sum of token vectors (normalized here).

@@ -90,12 +90,10 @@ pub struct StaticModel {
     dim: usize,
     unk_id: u32,
     flags: u32,
-    piece_ids: HashMap<Box<str>, u32>,
+    pieces: PieceTrie,
     scores: Vec<f32>,
     scales: Vec<f32>,
     vectors: Vec<i8>,
-    /// Longest piece in characters: Viterbi looks no further back than this.
-    max_piece_chars: usize,
     /// Score of an unknown-character step (below every piece, as SentencePiece does).
     unk_score: f32,
 }
@@ -135,9 +133,8 @@ impl StaticModel {
         if r.remaining() / 6 < n {
             return Err(ModelError::Truncated { what: "pieces" });
         }
-        let mut piece_ids: HashMap<Box<str>, u32> = HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut pieces = PieceTrie::with_capacity(n);
         let mut scores = Vec::with_capacity(n);
-        let mut max_piece_chars = 1;
         for index in 0..vocab {
             let len = r.take(2, "pieces")?;
             let len = u16::from_le_bytes([len[0], len[1]]) as usize;
@@ -150,8 +147,7 @@ impl StaticModel {
             // The unknown piece is never matched by text (it stands for unmatched characters).
             if !piece.is_empty() && index != unk_id {
                 // A repeated piece keeps its first id (SentencePiece vocabularies have none).
-                piece_ids.entry(piece.into()).or_insert(index);
-                max_piece_chars = max_piece_chars.max(piece.chars().count());
+                pieces.insert(piece, index);
             }
         }
         let mut scales = Vec::with_capacity(n);
@@ -172,11 +168,10 @@ impl StaticModel {
             dim: dim as usize,
             unk_id,
             flags,
-            piece_ids,
+            pieces,
             scores,
             scales,
             vectors,
-            max_piece_chars,
             unk_score: min_score - 10.0,
         })
     }
@@ -191,8 +186,7 @@ impl StaticModel {
 
     /// Approximate heap bytes held by the model.
     pub fn heap_bytes(&self) -> usize {
-        let pieces: usize = self.piece_ids.keys().map(|k| k.len() + 16 + 8).sum();
-        pieces + self.scores.len() * 8 + self.vectors.len()
+        self.pieces.heap_bytes() + self.scores.len() * 8 + self.vectors.len()
     }
 
     /// The text as the tokenizer sees it (NFKC, lowercase, per the flags).
@@ -229,40 +223,44 @@ impl StaticModel {
         }
     }
 
-    /// Appends the best segmentation of one word to `out`.
+    /// Appends the best segmentation of one word to `out`: unigram Viterbi, walking the
+    /// piece trie forward from each reachable position (so a lookup costs one step per
+    /// character, and stops where no piece continues).
     fn segment(&self, word: &str, v: &mut Viterbi, out: &mut Vec<u32>) {
-        v.bounds.clear();
-        v.bounds.extend(word.char_indices().map(|(i, _)| i));
-        v.bounds.push(word.len());
-        let chars = v.bounds.len() - 1;
+        v.chars.clear();
+        v.chars.extend(word.chars());
+        let n = v.chars.len();
         v.best.clear();
-        v.best.resize(chars + 1, (f32::NEG_INFINITY, 0, u32::MAX));
+        v.best.resize(n + 1, (f32::NEG_INFINITY, 0, u32::MAX));
         v.best[0] = (0.0, 0, u32::MAX);
-        for end in 1..=chars {
-            let from = end.saturating_sub(self.max_piece_chars);
+        for start in 0..n {
+            let base = v.best[start].0;
+            if base == f32::NEG_INFINITY {
+                continue;
+            }
+            let mut node = 0;
             let mut single_char_piece = false;
-            for start in from..end {
-                let base = v.best[start].0;
-                if base == f32::NEG_INFINITY {
-                    continue;
-                }
-                let Some(&id) = self.piece_ids.get(&word[v.bounds[start]..v.bounds[end]]) else { continue };
-                single_char_piece |= start + 1 == end;
+            for end in start + 1..=n {
+                let Some(child) = self.pieces.child(node, v.chars[end - 1]) else { break };
+                node = child;
+                let Some(id) = self.pieces.piece(node) else { continue };
+                single_char_piece |= end == start + 1;
                 let total = base + self.scores[id as usize];
+                // Strict: among equal totals the earliest start (longest last piece) stays.
                 if total > v.best[end].0 {
                     v.best[end] = (total, start as u32, id);
                 }
             }
             // A character no piece covers on its own becomes the unknown token.
-            if !single_char_piece && v.best[end - 1].0 != f32::NEG_INFINITY {
-                let total = v.best[end - 1].0 + self.unk_score;
-                if total > v.best[end].0 {
-                    v.best[end] = (total, (end - 1) as u32, self.unk_id);
+            if !single_char_piece {
+                let total = base + self.unk_score;
+                if total > v.best[start + 1].0 {
+                    v.best[start + 1] = (total, start as u32, self.unk_id);
                 }
             }
         }
         let first = out.len();
-        let mut at = chars;
+        let mut at = n;
         while at > 0 {
             let (_, start, id) = v.best[at];
             out.push(id);
@@ -273,6 +271,26 @@ impl StaticModel {
 
     /// Adds the dequantized rows of `ids` to `sum` (`dim` long).
     pub fn add_rows(&self, ids: &[u32], sum: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+                // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+                unsafe { self.add_rows_avx2(ids, sum) };
+                return;
+            }
+        }
+        self.add_rows_portable(ids, sum);
+    }
+
+    /// The portable loop compiled with AVX2 + FMA (8 widened products per instruction).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn add_rows_avx2(&self, ids: &[u32], sum: &mut [f32]) {
+        self.add_rows_portable(ids, sum);
+    }
+
+    #[inline(always)]
+    fn add_rows_portable(&self, ids: &[u32], sum: &mut [f32]) {
         for &id in ids {
             let id = id as usize;
             let scale = self.scales[id];
@@ -343,11 +361,59 @@ pub fn normalize(v: &mut [f32]) {
     }
 }
 
-/// Reusable Viterbi buffers: char byte offsets and per-position (score, start, piece).
+/// Reusable Viterbi buffers: the word's characters and per-position (score, start, piece).
 #[derive(Default)]
 struct Viterbi {
-    bounds: Vec<usize>,
+    chars: Vec<char>,
     best: Vec<(f32, u32, u32)>,
+}
+
+/// The vocabulary as a character trie: edges in one hash map keyed by (node, char).
+struct PieceTrie {
+    edges: HashMap<u64, u32>,
+    /// Per node: the piece ending there, or `u32::MAX`.
+    piece_at: Vec<u32>,
+}
+
+impl PieceTrie {
+    fn with_capacity(pieces: usize) -> Self {
+        let mut piece_at = Vec::with_capacity(pieces * 2);
+        piece_at.push(u32::MAX);
+        Self { edges: HashMap::with_capacity_and_hasher(pieces * 2, Default::default()), piece_at }
+    }
+
+    fn key(node: u32, c: char) -> u64 {
+        (u64::from(node) << 21) | u64::from(c)
+    }
+
+    /// Adds `piece` as `id`; a repeated piece keeps its first id.
+    fn insert(&mut self, piece: &str, id: u32) {
+        let mut node = 0u32;
+        for c in piece.chars() {
+            let next = self.piece_at.len() as u32;
+            node = *self.edges.entry(Self::key(node, c)).or_insert(next);
+            if node == next {
+                self.piece_at.push(u32::MAX);
+            }
+        }
+        if self.piece_at[node as usize] == u32::MAX {
+            self.piece_at[node as usize] = id;
+        }
+    }
+
+    #[inline]
+    fn child(&self, node: u32, c: char) -> Option<u32> {
+        self.edges.get(&Self::key(node, c)).copied()
+    }
+
+    #[inline]
+    fn piece(&self, node: u32) -> Option<u32> {
+        Some(self.piece_at[node as usize]).filter(|&id| id != u32::MAX)
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.edges.capacity() * 13 + self.piece_at.capacity() * 4
+    }
 }
 
 /// Writes a model file (for tests, benches and tools): pieces with scores, rows as f32
