@@ -7,7 +7,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SkillSearchProcessor } from '../index.js';
+import { createTool } from '@mastra/core/tools';
+import { MessageList } from '@mastra/core/agent';
+import { RequestContext } from '@mastra/core/request-context';
+import { SkillSearchProcessor, ToolSearchProcessor } from '../index.js';
 import { call, step, tempSkillsWorkspace, type TempWorkspace } from './skill-search.fixture';
 
 const require = createRequire(import.meta.url);
@@ -133,6 +136,99 @@ describe('SkillSearchProcessor hybrid', () => {
     for (const q of queries) after.push([await skillNames({}, q), await skillNames({ mode: 'enhanced' }, q)]);
     expect(after).toEqual(before);
     expect(before[0][0]).toContain('weather-report');
+  });
+});
+
+const TOOLS: Array<[string, string]> = [
+  ['weather_forecast', 'Get the forecast for a location'],
+  ['send_email', 'Send a message to a recipient'],
+  ['review_code', 'Review a pull request'],
+  ['calendar_schedule', 'Schedule an event on the calendar'],
+];
+
+function toolsOf(list: Array<[string, string]>) {
+  return Object.fromEntries(list.map(([id, description]) => [id, createTool({ id, description, execute: async () => ({ id }) })]));
+}
+
+async function toolStep(p: ToolSearchProcessor, stepTools: Record<string, unknown> = {}) {
+  const result = await p.processInputStep({
+    tools: stepTools,
+    messageList: new MessageList({ threadId: 'h', resourceId: 'r' }),
+    requestContext: new RequestContext(),
+    messages: [],
+    stepNumber: 0,
+  } as any);
+  return result.tools as Record<string, any>;
+}
+
+async function toolResults(search: Record<string, unknown>, query: string, tools = toolsOf(TOOLS)) {
+  const p = new ToolSearchProcessor({ tools, search: search as any });
+  try {
+    const out = await (await toolStep(p)).search_tools.execute({ query }, {});
+    return out.results as Array<{ name: string; score: number }>;
+  } finally {
+    p.dispose?.();
+  }
+}
+
+describe('ToolSearchProcessor hybrid', () => {
+  it('finds tools by meaning where enhanced finds none', async () => {
+    expect(await toolResults({ mode: 'enhanced' }, 'will it rain')).toEqual([]);
+    expect((await toolResults({ mode: 'hybrid', model: modelDir }, 'will it rain'))[0].name).toBe('weather_forecast');
+    expect((await toolResults({ mode: 'hybrid', model: modelDir }, '天氣'))[0].name).toBe('weather_forecast');
+    expect((await toolResults({ mode: 'hybrid', model: modelDir }, 'メール'))[0].name).toBe('send_email');
+    expect((await toolResults({ mode: 'hybrid', model: modelDir }, '메일'))[0].name).toBe('send_email');
+    // a lexical match stays first
+    expect((await toolResults({ mode: 'hybrid', model: modelDir }, 'calendar'))[0].name).toBe('calendar_schedule');
+  });
+
+  it('scores in (0, 1], sorted, topK and minScore respected', async () => {
+    const all = await toolResults({ mode: 'hybrid', model: modelDir, topK: 10 }, 'send email about the forecast');
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const scores = all.map(r => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const s of scores) expect(s > 0 && s <= 1).toBe(true);
+    expect(await toolResults({ mode: 'hybrid', model: modelDir, topK: 1 }, 'send email about the forecast')).toHaveLength(1);
+    // minScore applies to the fused score (shown rounded to 2 decimals)
+    const min = scores[scores.length - 1] + 0.01;
+    const above = await toolResults({ mode: 'hybrid', model: modelDir, topK: 10, minScore: min }, 'send email about the forecast');
+    expect(above.length).toBeGreaterThan(0);
+    expect(above.length).toBeLessThan(all.length);
+    for (const r of above) expect(r.score).toBeGreaterThanOrEqual(min - 0.005);
+  });
+
+  it('builds large catalogs off-thread and request tools as a hybrid overlay', async () => {
+    // > 40,000 characters: the static catalog is indexed on a pool thread
+    const filler: Array<[string, string]> = Array.from({ length: 800 }, (_, i) => [`filler_${i}`, `Unrelated helper number ${i} for spreadsheets and ledgers`]);
+    const big = await toolResults({ mode: 'hybrid', model: modelDir }, 'will it rain', toolsOf([...filler, ...TOOLS]));
+    expect(big[0].name).toBe('weather_forecast');
+    const p = new ToolSearchProcessor({ tools: toolsOf(TOOLS), includeResolvedTools: true, search: { mode: 'hybrid', model: modelDir } });
+    const request = toolsOf([['mail_merge', 'Merge mail for many recipients']]);
+    const tools = await toolStep(p, request);
+    const out = await tools.search_tools.execute({ query: 'mail' }, {});
+    p.dispose?.();
+    expect(out.results.map((r: any) => r.name)).toContain('mail_merge');
+  });
+
+  it('leaves compatible and enhanced results unchanged', async () => {
+    const queries = ['forecast', 'review pull request', 'schedule', 'will it rain'];
+    const run = async () => {
+      const rows = [];
+      for (const q of queries) rows.push([await toolResults({}, q), await toolResults({ mode: 'enhanced' }, q)]);
+      return rows;
+    };
+    const before = await run();
+    await toolResults({ mode: 'hybrid', model: modelDir }, 'forecast');
+    expect(await run()).toEqual(before);
+    expect(before[0][0].map(r => r.name)).toContain('weather_forecast');
+  });
+
+  it('validates options and names the model location', () => {
+    const make = (search: unknown) => new ToolSearchProcessor({ tools: toolsOf(TOOLS), search: search as any });
+    expect(() => make({ mode: 'fast' })).toThrow("ToolSearchProcessor: options.search.mode must be 'compatible', 'enhanced' or 'hybrid'");
+    expect(() => make({ mode: 'hybrid', model: '' })).toThrow(TypeError);
+    expect(() => make({ mode: 'compatible', model: modelDir })).toThrow("options.search.model is only used with search.mode 'hybrid'");
+    expect(() => make({ mode: 'hybrid', model: join(dir, 'missing') })).toThrow(/ToolSearchProcessor: options\.search\.model ".*missing" does not exist/);
   });
 });
 

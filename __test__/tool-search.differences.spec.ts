@@ -22,7 +22,7 @@ describe('difference 1: the constructor validates its options', () => {
     ['unknown storage', { tools: {}, storage: 'redis' }, /options\.storage must be 'in-memory', 'context' or a state store such as redisStore\(client\); received the string "redis"/],
     ['non-function filter', { tools: {}, filter: true }, /options\.filter must be a function/],
     ['non-boolean autoLoad', { tools: {}, search: { autoLoad: 'yes' } }, /options\.search\.autoLoad must be a boolean/],
-    ['unknown search mode', { tools: {}, search: { mode: 'fast' } }, /options\.search\.mode must be 'compatible' or 'enhanced'/],
+    ['unknown search mode', { tools: {}, search: { mode: 'fast' } }, /options\.search\.mode must be 'compatible', 'enhanced' or 'hybrid'/],
     ['non-boolean includeResolvedTools', { tools: {}, includeResolvedTools: 1 }, /options\.includeResolvedTools must be a boolean/],
     ['non-boolean injectCatalog', { tools: {}, injectCatalog: 'yes' }, /options\.injectCatalog must be a boolean; received the string "yes"/],
   ];

@@ -11,6 +11,7 @@ const { resolveThreadIdFor, threadKey } = require('./thread-id.js');
 const { host } = require('./host.js');
 const { extractParamFields } = require('./schema-fields.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
+const { searchModeOf, loadSemanticModel } = require('./semantic.js');
 
 const META_TOOL_NAMES = new Set(['search_tools', 'load_tool']);
 const DEFAULT_TTL_MS = 3_600_000;
@@ -105,7 +106,7 @@ function toolDescriptionOf(tool) {
 const OPTION_SCHEMA = {
   name: 'ToolSearchProcessor',
   keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog'],
-  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode'] },
+  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model'] },
 };
 
 function normalizeOptions(options) {
@@ -131,10 +132,7 @@ function normalizeOptions(options) {
   }
   const autoLoad = search.autoLoad ?? false;
   if (typeof autoLoad !== 'boolean') throw optionError('options.search.autoLoad', 'a boolean', autoLoad);
-  const mode = search.mode ?? 'compatible';
-  if (mode !== 'compatible' && mode !== 'enhanced') {
-    throw optionError('options.search.mode', "'compatible' or 'enhanced'", mode);
-  }
+  const { mode, model } = searchModeOf(search, 'ToolSearchProcessor');
   const storage = options.storage ?? 'in-memory';
   if (storage !== 'in-memory' && storage !== 'context') {
     if (storage === null || (typeof storage !== 'object' && typeof storage !== 'function')) {
@@ -168,6 +166,7 @@ function normalizeOptions(options) {
     minScore,
     autoLoad,
     mode,
+    model,
     storage,
     ttl,
     filter: filter ?? undefined,
@@ -212,7 +211,7 @@ function readStaticTools(tools, enhanced) {
  * task and a promise, and ready before the first step). Both sit where an inline release
  * build takes ~5 ms (~3,000 realistic tools compatible, ~700 enhanced; bench/event-loop.mjs).
  */
-const OFF_THREAD_BUILD_MIN_CHARS = { compatible: 500_000, enhanced: 100_000 };
+const OFF_THREAD_BUILD_MIN_CHARS = { compatible: 500_000, enhanced: 100_000, hybrid: 40_000 };
 
 /**
  * Whether a request catalog builds off-thread. Its inline cost grows with the base (reused
@@ -230,7 +229,7 @@ function overlayOffThread(baseSize, resolvedCount, enhanced) {
  * NUL falls back to arrays. A large catalog is validated now (it throws here, as the
  * host's constructor does) and indexed off-thread: the result is then a promise.
  */
-function buildStaticCatalog(part) {
+function buildStaticCatalog(part, model) {
   const acceptKeyConflicts = host.capabilities.toolKeyIdCollision === 'key-first';
   const enhanced = part.params !== undefined;
   // String concatenation builds a rope that is flattened once when it crosses; it is
@@ -240,6 +239,7 @@ function buildStaticCatalog(part) {
     joined += (i === 0 ? '' : '\0') + part.keys[i] + '\0' + (part.ids[i] ?? '') + '\0' + part.descriptions[i];
     if (enhanced) joined += '\0' + part.params[i];
   }
+  if (model) return buildHybridCatalog(part, joined, model, acceptKeyConflicts);
   try {
     if (joined.length >= OFF_THREAD_BUILD_MIN_CHARS[enhanced ? 'enhanced' : 'compatible']) {
       return native.NativeToolCatalog.fromJoinedAsync(joined, part.keys.length, enhanced, acceptKeyConflicts);
@@ -248,6 +248,20 @@ function buildStaticCatalog(part) {
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(error.message);
     return new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params, acceptKeyConflicts);
+  }
+}
+
+/** `search.mode: 'hybrid'`: enhanced plus each tool embedded with the model (the costly part). */
+function buildHybridCatalog(part, joined, model, acceptKeyConflicts) {
+  const { NativeToolCatalog } = native;
+  try {
+    if (joined.length >= OFF_THREAD_BUILD_MIN_CHARS.hybrid) {
+      return NativeToolCatalog.fromJoinedHybridAsync(joined, part.keys.length, model, acceptKeyConflicts);
+    }
+    return NativeToolCatalog.fromJoinedHybrid(joined, part.keys.length, model, acceptKeyConflicts);
+  } catch (error) {
+    if (!/joined catalog/.test(error.message)) throw new Error(error.message);
+    return NativeToolCatalog.fromArraysHybrid(part.keys, part.ids, part.descriptions, part.params, model, acceptKeyConflicts);
   }
 }
 
@@ -493,9 +507,10 @@ class ToolSearchProcessor {
     this.id = 'tool-search';
     this.name = 'Tool Search Processor';
     this.description = 'Enables dynamic tool discovery and loading via search';
-    const staticPart = readStaticTools(config.tools, config.mode === 'enhanced');
+    const staticPart = readStaticTools(config.tools, config.mode !== 'compatible');
     this.#config = config;
-    const built = buildStaticCatalog(staticPart);
+    const model = config.mode === 'hybrid' ? loadSemanticModel(config.model, 'ToolSearchProcessor') : undefined;
+    const built = buildStaticCatalog(staticPart, model);
     if (built instanceof native.NativeToolCatalog) {
       this.#staticCatalog = new Catalog(built, staticPart, undefined);
     } else {
@@ -539,7 +554,7 @@ class ToolSearchProcessor {
   async #catalogForStep(stepTools) {
     const base = this.#staticCatalog ?? (await this.#builtStaticCatalog());
     if (!this.#config.includeResolvedTools) return base;
-    const resolved = readResolvedTools(stepTools, this.#config.mode === 'enhanced');
+    const resolved = readResolvedTools(stepTools, this.#config.mode !== 'compatible');
     if (resolved.keys.length === 0) return base;
     // Rust only sees strings, so an index built for identical keys/ids/descriptions can be
     // reused; the tool instances always come from this request (`resolved.tools`).

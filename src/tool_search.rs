@@ -6,9 +6,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use mastra_native_core::catalog::{CatalogError, KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::memory;
 use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
+use mastra_native_core::semantic::StaticModel;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+
+use crate::semantic::NativeSemanticModel;
 
 fn entries(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String>, first_handle: u32) -> Result<Vec<ToolEntry>> {
     if keys.len() != ids.len() || keys.len() != descriptions.len() {
@@ -186,6 +190,8 @@ pub struct JoinedBuild {
     count: usize,
     enhanced: bool,
     key_conflicts: KeyConflicts,
+    /// Hybrid search: the model the documents are embedded with (`enhanced` is then set).
+    model: Option<Arc<StaticModel>>,
 }
 
 impl Task for JoinedBuild {
@@ -195,14 +201,22 @@ impl Task for JoinedBuild {
     fn compute(&mut self) -> Result<ToolCatalog> {
         let units = std::mem::take(&mut self.joined);
         let (count, enhanced, key_conflicts) = (self.count, self.enhanced, self.key_conflicts);
+        let model = self.model.take();
         guarded_build("building the tool catalog", move || {
             // Lone surrogates become U+FFFD, as napi's UTF-8 strings have them.
             let joined = String::from_utf16_lossy(&units);
             drop(units);
             let (entries, params) = owned_entries(&joined_tools(&joined, count, enhanced)?, enhanced);
             drop(joined);
-            ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts)
-                .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+            let built = match model {
+                Some(model) => ToolCatalog::build_validated_hybrid(entries, params.unwrap_or_default(), model, RESERVED_NAMES, key_conflicts),
+                None => ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts),
+            }
+            .map_err(|e| Error::new(Status::GenericFailure, e.to_string()));
+            if count >= memory::LARGE_BUILD_TOOLS {
+                memory::release_free_memory();
+            }
+            built
         })
     }
 
@@ -309,7 +323,53 @@ impl NativeToolCatalog {
         let enhanced = enhanced.unwrap_or(false);
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
         check_joined_names(&joined.0, count as usize, enhanced, key_conflicts)?;
-        Ok(AsyncTask::new(JoinedBuild { joined: joined.0, count: count as usize, enhanced, key_conflicts }))
+        Ok(AsyncTask::new(JoinedBuild { joined: joined.0, count: count as usize, enhanced, key_conflicts, model: None }))
+    }
+
+    /// [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
+    /// params, as enhanced): enhanced fused with `model`'s ranking.
+    #[napi(factory)]
+    pub fn from_joined_hybrid(joined: String, count: u32, model: &NativeSemanticModel, accept_key_conflicts: Option<bool>) -> Result<Self> {
+        let (entries, params) = owned_entries(&joined_tools(&joined, count as usize, true)?, true);
+        drop(joined);
+        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
+        ToolCatalog::build_validated_hybrid(entries, params.unwrap_or_default(), model.inner.clone(), RESERVED_NAMES, key_conflicts)
+            .map(|catalog| Self { inner: Arc::new(catalog) })
+            .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+    }
+
+    /// [`Self::from_joined_hybrid`] from arrays (for texts that contain NUL).
+    #[napi(factory)]
+    pub fn from_arrays_hybrid(
+        keys: Vec<String>,
+        ids: Vec<Option<String>>,
+        descriptions: Vec<String>,
+        params: Vec<String>,
+        model: &NativeSemanticModel,
+        accept_key_conflicts: Option<bool>,
+    ) -> Result<Self> {
+        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
+        ToolCatalog::build_validated_hybrid(entries(keys, ids, descriptions, 0)?, params, model.inner.clone(), RESERVED_NAMES, key_conflicts)
+            .map(|catalog| Self { inner: Arc::new(catalog) })
+            .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+    }
+
+    /// [`Self::from_joined_hybrid`] built on the libuv thread pool, checked here first as
+    /// [`Self::from_joined_async`] is (embedding the tools is most of a hybrid build).
+    #[napi(
+        ts_args_type = "joined: string, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null",
+        ts_return_type = "Promise<NativeToolCatalog>"
+    )]
+    pub fn from_joined_hybrid_async(
+        joined: Utf16Text,
+        count: u32,
+        model: &NativeSemanticModel,
+        accept_key_conflicts: Option<bool>,
+    ) -> Result<AsyncTask<JoinedBuild>> {
+        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
+        check_joined_names(&joined.0, count as usize, true, key_conflicts)?;
+        let model = Some(model.inner.clone());
+        Ok(AsyncTask::new(JoinedBuild { joined: joined.0, count: count as usize, enhanced: true, key_conflicts, model }))
     }
 
     /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
