@@ -1,6 +1,8 @@
 // Retrieval quality through the public processor API: @mastra/core 1.59.0's
-// ToolSearchProcessor (reference) and ours in 'compatible' and 'enhanced' search mode, all in
-// one run, on two sets. `npm run bench:quality` (after `npm run build`);
+// ToolSearchProcessor (reference) and ours in 'compatible', 'enhanced' and 'hybrid' search
+// mode, all in one run, on two sets. 'hybrid' uses the installed model package, else the
+// repo's packages/model-multilingual (or MNP_MODEL=<dir or model.bin>); without a model its
+// rows are skipped. `npm run bench:quality` (after `npm run build`);
 // `node bench/quality.mjs metatool` or `… multilingual` runs one set only.
 //
 // MetaTool (ToolE, English): query lines are split by their 0-based line index i in
@@ -11,7 +13,8 @@
 //
 // topK 10, minScore 0. recall@k = |relevant ∩ top-k| / |relevant|; MRR@10 and nDCG@10 use
 // binary gains. Exits non-zero when compatible mode differs from the reference on any query.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createTool } from '@mastra/core/tools';
@@ -28,11 +31,24 @@ const readJsonl = (set, file) =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
 
+/** `search.model` for 'hybrid': MNP_MODEL, the installed package (undefined), or the repo's copy. */
+function hybridModel() {
+  if (process.env.MNP_MODEL) return process.env.MNP_MODEL;
+  try {
+    createRequire(import.meta.url).resolve('mastra-native-processors-model-multilingual');
+    return undefined;
+  } catch {
+    const repo = join(here, '..', 'packages', 'model-multilingual');
+    return existsSync(join(repo, 'model.bin')) ? repo : undefined;
+  }
+}
+
 const TOP_K = 10;
 const CONFIGS = [
   ['reference (@mastra/core)', Reference, { topK: TOP_K, minScore: 0 }],
   ['ours compatible', Native, { topK: TOP_K, minScore: 0, mode: 'compatible' }],
   ['ours enhanced', Native, { topK: TOP_K, minScore: 0, mode: 'enhanced' }],
+  ['ours hybrid', Native, { topK: TOP_K, minScore: 0, mode: 'hybrid', ...(hybridModel() ? { model: hybridModel() } : {}) }],
 ];
 
 async function searcher(P, search, catalog) {

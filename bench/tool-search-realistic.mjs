@@ -15,8 +15,9 @@ import { RequestContext } from '@mastra/core/request-context';
 import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
 import { z } from 'zod';
 import { ToolSearchProcessor as Native } from '../index.mjs';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { median, percentile, printTable, time, rng } from './util.mjs';
 
@@ -103,6 +104,35 @@ export function realisticTools(n, seed = 42) {
     tools[id] = createTool({ id, description, execute: async () => ({ id }) });
   }
   return tools;
+}
+
+/**
+ * `search` for mode 'hybrid': the installed model package, else the repo's
+ * packages/model-multilingual; undefined when neither has a model.bin (rows are skipped).
+ */
+function hybridSearch() {
+  const repoModel = fileURLToPath(new URL('../packages/model-multilingual/', import.meta.url));
+  try {
+    const require = createRequire(import.meta.url);
+    require.resolve('mastra-native-processors-model-multilingual');
+    return { mode: 'hybrid' };
+  } catch {
+    return existsSync(repoModel + 'model.bin') ? { mode: 'hybrid', model: repoModel } : undefined;
+  }
+}
+
+/** Construction including the (possibly off-thread) build: until the first step returns. */
+async function constructAndFirstStepMs(P, tools, runs, options = {}) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    global.gc?.();
+    const t0 = performance.now();
+    const p = new P({ tools, ...options });
+    await p.processInputStep(stepArgs());
+    samples.push(performance.now() - t0);
+    p.dispose?.();
+  }
+  return median(samples);
 }
 
 /** Every `stride`-th MetaTool query, starting at `offset`. */
@@ -197,6 +227,27 @@ export async function run({ quick = false } = {}) {
   rows.push({ name: "search_tools p50, 10,000 realistic tools, mode 'enhanced'", reference_ms: ref.p50, native_ms: enhanced.p50, ratio: ref.p50 / enhanced.p50 });
   rows.push({ name: 'search_tools p95, 10,000 realistic tools', reference_ms: ref.p95, native_ms: ours.p95, ratio: ref.p95 / ours.p95 });
 
+  const hybrid = hybridSearch();
+  if (hybrid) {
+    // Model load time and RSS in a fresh process (the first load in this one would hide it).
+    const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--hybrid-load'], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`hybrid load benchmark failed: ${child.stderr}`);
+    const load = JSON.parse(child.stdout.trim().split('\n').pop());
+    rows.push({ name: "hybrid: model load (first processor in a process)", reference_ms: NaN, native_ms: load.loadMs, ratio: NaN });
+    rows.push({ name: 'hybrid: RSS added by the model (MB)', reference_ms: NaN, native_ms: load.modelMB, ratio: NaN, unit: 'MB' });
+    rows.push({ name: 'hybrid: RSS added by a 10,000-tool hybrid processor (MB)', reference_ms: NaN, native_ms: load.catalogMB, ratio: NaN, unit: 'MB' });
+    const runs = quick ? 3 : 7;
+    const enhancedBuild = await constructAndFirstStepMs(Native, tools, runs, { search: { mode: 'enhanced' } });
+    const hybridBuild = await constructAndFirstStepMs(Native, tools, runs, { search: hybrid });
+    rows.push({ name: "construct + first step, 10,000 tools, mode 'enhanced'", reference_ms: NaN, native_ms: enhancedBuild, ratio: NaN });
+    rows.push({ name: "construct + first step, 10,000 tools, mode 'hybrid' (vs enhanced)", reference_ms: enhancedBuild, native_ms: hybridBuild, ratio: enhancedBuild / hybridBuild });
+    const h = await searchP50(Native, tools, qs, { search: hybrid });
+    rows.push({ name: "search_tools p50, 10,000 realistic tools, mode 'hybrid'", reference_ms: ref.p50, native_ms: h.p50, ratio: ref.p50 / h.p50 });
+    rows.push({ name: "search_tools p95, 10,000 realistic tools, mode 'hybrid'", reference_ms: ref.p95, native_ms: h.p95, ratio: ref.p95 / h.p95 });
+  } else {
+    console.log("(hybrid rows skipped: no model; npm install mastra-native-processors-model-multilingual)");
+  }
+
   if (!quick) {
     const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--100k'], { encoding: 'utf8' });
     if (child.status !== 0) throw new Error(`100k benchmark failed: ${child.stderr}`);
@@ -231,8 +282,30 @@ async function hundredThousand() {
   return { readFloor, constructMs, searchP50: median(samples), enhancedP50: enhanced.p50, rssMB };
 }
 
+/** Model load time and the RSS the model and a 10,000-tool hybrid catalog add. */
+async function hybridLoad() {
+  const search = hybridSearch();
+  const { loadSemanticModel } = createRequire(import.meta.url)('../js/semantic.js');
+  const tools = realisticTools(10_000);
+  global.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  loadSemanticModel(search.model, 'bench');
+  const loadMs = performance.now() - t0;
+  global.gc?.();
+  const rss1 = process.memoryUsage().rss;
+  const p = new Native({ tools, search });
+  await p.processInputStep(stepArgs());
+  global.gc?.();
+  const rss2 = process.memoryUsage().rss;
+  p.dispose();
+  return { loadMs, modelMB: (rss1 - rss0) / 2 ** 20, catalogMB: (rss2 - rss1) / 2 ** 20 };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (process.argv.includes('--100k')) {
+  if (process.argv.includes('--hybrid-load')) {
+    console.log(JSON.stringify(await hybridLoad()));
+  } else if (process.argv.includes('--100k')) {
     console.log(JSON.stringify(await hundredThousand()));
   } else {
     const rows = await run({ quick: process.argv.includes('--quick') });
