@@ -470,120 +470,32 @@ fn emit_grams(run: &str, f: &mut impl FnMut(Token<'_>)) {
 /// Korean endings stripped from the end of a Hangul word, each with the number of
 /// syllables that must remain. One-syllable endings need a two-syllable stem, so short
 /// nouns that end like a particle keep their last syllable (온도, 회의, 결과).
+#[rustfmt::skip]
 const KO_ENDINGS: &[(&str, u8)] = &[
     // request and auxiliary verbs (만들어 줘, 알려줍니다)
-    ("주세요", 1),
-    ("줘요", 1),
-    ("줘", 1),
-    ("줄래요", 1),
-    ("줄래", 1),
-    ("줄게", 1),
-    ("줍니다", 1),
-    ("둬", 1),
-    ("두세요", 1),
-    ("버려", 1),
+    ("주세요", 1), ("줘요", 1), ("줘", 1), ("줄래요", 1), ("줄래", 1), ("줄게", 1), ("줍니다", 1), ("둬", 1),
+    ("두세요", 1), ("버려", 1),
     // 하다 / 되다 verbs: 검색해줘, 조회합니다, 실패한, 필터링할
-    ("해주세요", 2),
-    ("해줘요", 2),
-    ("해줘", 2),
-    ("해줄래", 2),
-    ("해줍니다", 2),
-    ("합니다", 2),
-    ("합니까", 2),
-    ("했습니다", 2),
-    ("했어요", 2),
-    ("했어", 2),
-    ("했는데", 2),
-    ("했는지", 2),
-    ("하세요", 2),
-    ("하고", 2),
-    ("하는", 2),
-    ("하여", 2),
-    ("하면", 2),
-    ("하기", 2),
-    ("하려면", 2),
-    ("해서", 2),
-    ("해요", 2),
-    ("해", 2),
-    ("한", 2),
-    ("할", 2),
-    ("함", 2),
-    ("하다", 2),
-    ("된", 2),
-    ("되는", 2),
-    ("됩니다", 2),
-    ("됐어", 2),
-    ("되면", 2),
+    ("해주세요", 2), ("해줘요", 2), ("해줘", 2), ("해줄래", 2), ("해줍니다", 2), ("합니다", 2), ("합니까", 2),
+    ("했습니다", 2), ("했어요", 2), ("했어", 2), ("했는데", 2), ("했는지", 2), ("하세요", 2), ("하고", 2),
+    ("하는", 2), ("하여", 2), ("하면", 2), ("하기", 2), ("하려면", 2), ("해서", 2), ("해요", 2), ("해", 2),
+    ("한", 2), ("할", 2), ("함", 2), ("하다", 2), ("된", 2), ("되는", 2), ("됩니다", 2), ("됐어", 2), ("되면", 2),
     ("돼", 2),
-    ("습니다", 1),
-    ("이에요", 2),
-    ("예요", 2),
+    // formal and copula endings (ㅂ니다 fused onto a syllable is handled apart)
+    ("습니다", 1), ("이에요", 2), ("예요", 2),
     // particles
-    ("에서는", 1),
-    ("에서도", 1),
-    ("에서", 1),
-    ("에게서", 1),
-    ("에게", 1),
-    ("한테서", 1),
-    ("한테", 1),
-    ("께서", 1),
-    ("으로는", 1),
-    ("으로", 1),
-    ("로는", 1),
-    ("까지", 1),
-    ("부터", 1),
-    ("처럼", 1),
-    ("보다", 1),
-    ("마다", 1),
-    ("이랑", 1),
-    ("이나", 1),
-    ("에는", 1),
-    ("에도", 1),
-    ("께", 2),
-    ("로", 2),
-    ("랑", 2),
-    ("나", 2),
-    ("에", 2),
-    ("은", 2),
-    ("는", 2),
-    ("이", 2),
-    ("가", 2),
-    ("을", 2),
-    ("를", 2),
-    ("의", 2),
-    ("도", 2),
-    ("만", 2),
-    ("와", 2),
-    ("과", 2),
-    ("요", 2),
-    ("고", 2),
+    ("에서는", 1), ("에서도", 1), ("에서", 1), ("에게서", 1), ("에게", 1), ("한테서", 1), ("한테", 1), ("께서", 1),
+    ("으로는", 1), ("으로", 1), ("로는", 1), ("까지", 1), ("부터", 1), ("처럼", 1), ("보다", 1), ("마다", 1),
+    ("이랑", 1), ("이나", 1), ("에는", 1), ("에도", 1),
+    ("께", 2), ("로", 2), ("랑", 2), ("나", 2), ("에", 2), ("은", 2), ("는", 2), ("이", 2), ("가", 2), ("을", 2),
+    ("를", 2), ("의", 2), ("도", 2), ("만", 2), ("와", 2), ("과", 2), ("요", 2), ("고", 2),
 ];
 
 /// Whole Hangul words that carry no meaning for search.
+#[rustfmt::skip]
 const KO_STOP: &[&str] = &[
-    "좀",
-    "해",
-    "줘",
-    "주세요",
-    "해줘",
-    "해주세요",
-    "것",
-    "거",
-    "게",
-    "수",
-    "때",
-    "등",
-    "및",
-    "한",
-    "뭐",
-    "그",
-    "이",
-    "저",
-    "더",
-    "또",
-    "다",
-    "한번",
-    "제발",
+    "좀", "해", "줘", "주세요", "해줘", "해주세요", "것", "거", "게", "수", "때", "등", "및", "한", "뭐", "그", "이",
+    "저", "더", "또", "다", "한번", "제발",
 ];
 
 /// The stem of a Hangul word: up to two endings stripped (날씨는 → 날씨, 검색해줘 → 검색,
@@ -615,13 +527,12 @@ fn korean_stem<'b>(word: &str, attached: bool, buf: &'b mut String) -> Option<&'
             continue;
         }
         // ㅂ니다 / ㅂ니까 fused onto the stem's last syllable: 가져옵니다 → 가져오
-        if syllables >= 3 && (buf.ends_with("니다") || buf.ends_with("니까")) {
+        if buf.ends_with("니다") || buf.ends_with("니까") {
             let head = buf.len() - "니다".len();
-            let last = buf[..head].chars().next_back().expect("syllables before 니다");
-            let code = u32::from(last);
-            if (0xAC00..=0xD7A3).contains(&code) && (code - 0xAC00) % 28 == 17 {
-                buf.truncate(head - last.len_utf8());
-                buf.push(char::from_u32(code - 17).expect("a Hangul syllable"));
+            if let Some(without_b) = buf[..head].chars().next_back().and_then(drop_final_b) {
+                let at = buf[..head].char_indices().next_back().map_or(0, |(i, _)| i);
+                buf.truncate(at);
+                buf.push(without_b);
                 syllables -= 2;
                 continue;
             }
@@ -633,6 +544,14 @@ fn korean_stem<'b>(word: &str, attached: bool, buf: &'b mut String) -> Option<&'
     } else {
         Some(buf.as_str())
     }
+}
+
+/// A precomposed Hangul syllable ending in the final consonant ㅂ, without it (옵 → 오).
+fn drop_final_b(c: char) -> Option<char> {
+    const FINAL_B: u32 = 17;
+    let code = u32::from(c);
+    let index = code.checked_sub(0xAC00).filter(|&i| i < 11_172)?;
+    (index % 28 == FINAL_B).then(|| char::from_u32(code - FINAL_B)).flatten()
 }
 
 /// Characters that glue word segments into one identifier when nothing else separates them.
@@ -1116,6 +1035,13 @@ mod tests {
             "・",
             "한",
             "ᄀᄀ",
+            "니다",
+            "ㅂ니다",
+            "힣니다",
+            "S3에서",
+            "3에",
+            "ーー",
+            "ゝゞ",
             "e.g.",
             "e.",
             ".e",
