@@ -190,10 +190,25 @@ fn sweep(model: Arc<StaticModel>) {
     let base_lang: Vec<f64> = LANGS.iter().map(|l| pick(&enhanced_ml, |g| g == format!("dev {l}")).r5()).collect();
     println!("enhanced dev: MetaTool even r@5 {base_mt:.4}; multilingual {:?}", base_lang);
     let mut results = Vec::new();
+    let mut grid = Vec::new();
     for k in [10.0, 30.0, 60.0] {
         for latin in [0.0, 0.1, 0.2, 0.3, 0.5, 0.7] {
             for cjk in [0.5, 0.8, 1.0, 1.5, 2.0, 3.0] {
-                let fusion = Fusion { k, semantic_latin: latin, semantic_cjk: cjk, ..Fusion::default() };
+                grid.push(Fusion { k, semantic_latin: latin, semantic_cjk: cjk, ..Fusion::default() });
+            }
+        }
+    }
+    for latin in [0.0, 0.1, 0.2, 0.3, 0.5] {
+        for cjk in [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 3.0] {
+            for depth in [20, 50] {
+                grid.push(Fusion { relative: true, semantic_latin: latin, semantic_cjk: cjk, semantic_depth: depth, ..Fusion::default() });
+            }
+        }
+    }
+    {
+        {
+            for fusion in grid {
+                let Fusion { k, semantic_latin: latin, semantic_cjk: cjk, .. } = fusion;
                 hybrid_mt.set_fusion(fusion);
                 hybrid_ml.set_fusion(fusion);
                 let mt_m = evaluate(&mt, &hybrid_mt);
@@ -203,7 +218,7 @@ fn sweep(model: Arc<StaticModel>) {
                 let all = pick(&ml_m, dev).r5();
                 let worst_cjk = langs[1..].iter().copied().fold(1.0, f64::min);
                 let regress = (mt_r5 - base_mt).min(langs.iter().zip(&base_lang).map(|(a, b)| a - b).fold(0.0, f64::min));
-                println!("k {k:>4} latin {latin:.1} cjk {cjk:.1}: MT {mt_r5:.4} ml {all:.4} worstCJK {worst_cjk:.4} langs {:?} regress {regress:+.4}", langs.iter().map(|x| (x * 1e4).round() / 1e4).collect::<Vec<_>>());
+                println!("{} k {k:>4} latin {latin:.1} cjk {cjk:.1} depth {}: MT {mt_r5:.4} ml {all:.4} worstCJK {worst_cjk:.4} langs {:?} regress {regress:+.4}", if fusion.relative { "rel" } else { "rrf" }, fusion.semantic_depth, langs.iter().map(|x| (x * 1e4).round() / 1e4).collect::<Vec<_>>());
                 results.push((fusion, all, worst_cjk, regress, mt_r5));
             }
         }

@@ -29,11 +29,14 @@ pub struct Fusion {
     pub semantic_depth: usize,
     /// Lexical candidates fused (callers cut the lexical ranking there).
     pub lexical_depth: usize,
+    /// Score-based instead of rank-based: lexical scores divided by the best one, cosines
+    /// min-max scaled over the semantic candidates, each times its weight.
+    pub relative: bool,
 }
 
 impl Default for Fusion {
     fn default() -> Self {
-        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.3, semantic_cjk: 1.0, semantic_depth: 50, lexical_depth: 100 }
+        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.3, semantic_cjk: 1.0, semantic_depth: 50, lexical_depth: 100, relative: false }
     }
 }
 
@@ -63,19 +66,39 @@ impl Fusion {
     pub fn fuse(&self, query: &str, lexical: &[(u32, f64)], semantic: &[(u32, f32)]) -> Vec<(u32, f64)> {
         let w_sem = self.semantic_weight(query);
         let w_lex = self.lexical;
-        let max = (w_lex + w_sem) / (self.k + 1.0);
+        let max = if self.relative { w_lex + w_sem } else { (w_lex + w_sem) / (self.k + 1.0) };
         if !(max > 0.0) {
             return Vec::new();
         }
+        let lex_best = lexical.first().map_or(1.0, |l| l.1);
+        let (cos_best, cos_floor) = match (semantic.first(), semantic.last()) {
+            (Some(first), Some(last)) => (f64::from(first.1), f64::from(last.1)),
+            _ => (1.0, 0.0),
+        };
+        let lexical_part = |r: usize, score: f64| {
+            if self.relative {
+                if lex_best > 0.0 { w_lex * score / lex_best } else { 0.0 }
+            } else {
+                w_lex / (self.k + r as f64 + 1.0)
+            }
+        };
+        let semantic_part = |r: usize, cos: f32| {
+            if self.relative {
+                let span = cos_best - cos_floor;
+                if span > 0.0 { w_sem * (f64::from(cos) - cos_floor) / span } else { w_sem }
+            } else {
+                w_sem / (self.k + r as f64 + 1.0)
+            }
+        };
         // (doc, fused, lexical rank, semantic rank)
         let mut fused: Vec<(u32, f64, usize, usize)> = Vec::with_capacity(lexical.len() + semantic.len());
         let mut position: rustc_hash::FxHashMap<u32, usize> = Default::default();
-        for (r, &(doc, _)) in lexical.iter().enumerate() {
+        for (r, &(doc, score)) in lexical.iter().enumerate() {
             position.insert(doc, fused.len());
-            fused.push((doc, w_lex / (self.k + r as f64 + 1.0), r, usize::MAX));
+            fused.push((doc, lexical_part(r, score), r, usize::MAX));
         }
-        for (r, &(doc, _)) in semantic.iter().enumerate() {
-            let part = w_sem / (self.k + r as f64 + 1.0);
+        for (r, &(doc, cos)) in semantic.iter().enumerate() {
+            let part = semantic_part(r, cos);
             match position.get(&doc) {
                 Some(&i) => {
                     fused[i].1 += part;

@@ -421,3 +421,19 @@ mod skills {
         assert_eq!(hits.iter().filter(|&&h| h == 0 || h == 3).count(), 1);
     }
 }
+
+#[test]
+fn relative_fusion_scales_scores_and_stays_in_unit_range() {
+    let f = Fusion { relative: true, semantic_latin: 0.5, semantic_cjk: 1.0, ..Fusion::default() };
+    let lexical = [(7, 10.0), (3, 5.0)];
+    let semantic = [(3, 0.9), (5, 0.5), (7, 0.1)];
+    // Latin: 7 = 1/1.5 (lexical only, semantic floor); 3 = (0.5 + 0.5)/1.5; 5 = 0.25/1.5
+    let fused = f.fuse("weather", &lexical, &semantic);
+    let ids: Vec<u32> = fused.iter().map(|h| h.0).collect();
+    // 7 and 3 tie at 1.0 / 1.5: the lexical order decides
+    assert_eq!(ids, [7, 3, 5]);
+    assert!((fused[0].1 - 1.0 / 1.5).abs() < 1e-9 && (fused[1].1 - 1.0 / 1.5).abs() < 1e-9);
+    assert!((fused[2].1 - 0.25 / 1.5).abs() < 1e-9);
+    // first in both scores 1
+    assert_eq!(f.fuse("x", &[(1, 3.0)], &[(1, 0.4)]), [(1, 1.0)]);
+}
