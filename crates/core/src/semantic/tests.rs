@@ -433,7 +433,7 @@ fn relative_fusion_scales_scores_and_stays_in_unit_range() {
     // 7 and 3 tie at 1.0 / 1.5: the lexical order decides
     assert_eq!(ids, [7, 3, 5]);
     assert!((fused[0].1 - 1.0 / 1.5).abs() < 1e-9 && (fused[1].1 - 1.0 / 1.5).abs() < 1e-9);
-    assert!((fused[2].1 - 0.25 / 1.5).abs() < 1e-9);
+    assert!((fused[2].1 - 0.25 / 1.5).abs() < 1e-6); // cosines are f32
     // first in both scores 1
     assert_eq!(f.fuse("x", &[(1, 3.0)], &[(1, 0.4)]), [(1, 1.0)]);
 }
