@@ -437,9 +437,10 @@ fn emit_run(
         }
         Class::Hiragana => {
             // Next to kanji or katakana, hiragana is particles, okurigana and auxiliaries
-            // (の, を, して, ください); standing alone it is a word written in kana.
+            // (の, を, して, ください); standing alone it is a word written in kana, unless
+            // it is one character (a particle between spaces: `S3 の logs`).
             let next_to_word = |c: Option<Class>| matches!(c, Some(Class::Han | Class::Katakana));
-            if !next_to_word(before.map(class_of)) && !next_to_word(after) {
+            if !next_to_word(before.map(class_of)) && !next_to_word(after) && run.chars().nth(1).is_some() {
                 emit_grams(run, f);
             }
         }
@@ -913,8 +914,9 @@ mod tests {
         // hiragana standing alone is a word written in kana
         assert_eq!(terms("てんき"), ["て", "てん", "ん", "んき", "き"]);
         assert_eq!(terms("のぞみ 指定席"), ["の", "のぞ", "ぞ", "ぞみ", "み", "指", "指定", "定", "定席", "席"]);
-        // mixed with Latin
+        // mixed with Latin; a one-character particle between spaces is dropped too
         assert_eq!(terms("Slackに送って"), ["slack", "送"]);
+        assert_eq!(terms("S3 の logs"), terms("S3 logs"));
     }
 
     /// The ASCII segmenter must agree with UAX #29 wherever it matters: word segments are
