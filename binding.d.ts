@@ -34,6 +34,22 @@ export declare class NativeLoadedNameStore {
   stats(): NativeStateStats
 }
 
+/** A loaded static embedding model (`model.bin`). */
+export declare class NativeSemanticModel {
+  /** Loads `path` (a `model.bin` file), or returns the copy already loaded in this process. */
+  static load(path: string): NativeSemanticModel
+  get dim(): number
+  get vocabSize(): number
+  /** Approximate bytes the model holds in memory. */
+  get heapBytes(): number
+  /** Token ids of `text` (diagnostics and tests). */
+  tokenize(text: string): Array<number>
+  /** The unit sentence vector of `text` (diagnostics and tests). */
+  embed(text: string): Float32Array
+  /** Whether two handles share one loaded model. */
+  sameModel(other: NativeSemanticModel): boolean
+}
+
 /** A searchable skill set (BM25, substring mode for workspaces without BM25, or enhanced). */
 export declare class NativeSkillIndex {
   /**
@@ -43,6 +59,8 @@ export declare class NativeSkillIndex {
    * (one document per skill; `substring` is then ignored).
    */
   constructor(names: Array<string>, descriptions: Array<string>, instructions: Array<string>, referenceCounts: Array<number>, referenceTexts: Array<string>, declaredDocuments: number, substring: boolean, enhanced?: boolean | undefined | null)
+  /** Hybrid index (enhanced, fused with `model`'s ranking); arguments as the constructor's. */
+  static hybrid(names: Array<string>, descriptions: Array<string>, instructions: Array<string>, referenceCounts: Array<number>, referenceTexts: Array<string>, declaredDocuments: number, model: NativeSemanticModel): NativeSkillIndex
   /**
    * Ranked documents with the reference's `topK` (documents, not skills; skills in enhanced
    * mode) and `minScore`.
@@ -79,6 +97,18 @@ export declare class NativeToolCatalog {
    * UTF-16: a copy, about half the cost of encoding it as UTF-8 on the JS thread.
    */
   static fromJoinedAsync(joined: string, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
+  /**
+   * [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
+   * params, as enhanced): enhanced fused with `model`'s ranking.
+   */
+  static fromJoinedHybrid(joined: string, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
+  /** [`Self::from_joined_hybrid`] from arrays (for texts that contain NUL). */
+  static fromArraysHybrid(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, params: Array<string>, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
+  /**
+   * [`Self::from_joined_hybrid`] built on the libuv thread pool, checked here first as
+   * [`Self::from_joined_async`] is (embedding the tools is most of a hybrid build).
+   */
+  static fromJoinedHybridAsync(joined: string, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
   /**
    * `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
    * handles start at `firstHandle`. `params` are the resolved tools' parameter texts

@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.NativeContextNameStore = nativeBinding.NativeContextNameStore
 module.exports.NativeLoadedNameStore = nativeBinding.NativeLoadedNameStore
+module.exports.NativeSemanticModel = nativeBinding.NativeSemanticModel
 module.exports.NativeSkillIndex = nativeBinding.NativeSkillIndex
 module.exports.NativeToolCatalog = nativeBinding.NativeToolCatalog
 module.exports.nativeSkillSuggestions = nativeBinding.nativeSkillSuggestions
