@@ -39,7 +39,13 @@ fn quantize(v: &[f32], out: &mut Vec<i8>) -> f32 {
         return 0.0;
     }
     let scale = max / 127.0;
-    out.extend(v.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8));
+    let inverse = 127.0 / max;
+    // Round half away from zero by adding ±0.5 and truncating: `f32::round` is a libm
+    // call per value, this vectorizes. |x * inverse| <= 127, so the cast cannot overflow.
+    out.extend(v.iter().map(|&x| {
+        let y = x * inverse;
+        (y + 0.5f32.copysign(y)).clamp(-127.0, 127.0) as i8
+    }));
     scale
 }
 
