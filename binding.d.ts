@@ -127,6 +127,12 @@ export declare class NativeToolCatalog {
    * layer runs the filter and stops at `topK` allowed).
    */
   search(query: string, topK: number, minScore: number, inspectAll: boolean): NativeSearchHits
+  /**
+   * [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets
+   * into the caller's reusable `out` (creating typed arrays costs more than a search of
+   * a small catalog). Returns the hit count; only the triplets that fit are written.
+   */
+  searchInto(query: string, topK: number, minScore: number, out: Float64Array): number
   /** Resolves names to handles (-1 = not found): key first, or id first when `preferId`. */
   resolve(names: Array<string>, preferId: boolean): Int32Array
   /**

@@ -30,6 +30,8 @@ describe('pruned search equals the host on replicated MetaTool catalogs', () => 
     [3000, {}],
     [3000, { search: { topK: 10, minScore: 4 } }],
     [1500, { search: { topK: 1 } }],
+    // more hits than the shared result buffer first holds (it grows)
+    [1500, { search: { topK: 40 } }],
   ] as const) {
     it(`${n} tools, ${JSON.stringify(options)}`, async () => {
       const { mismatches, found } = await compare(n, options);

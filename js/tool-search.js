@@ -265,10 +265,25 @@ function buildHybridCatalog(part, joined, model, acceptKeyConflicts) {
   }
 }
 
+/**
+ * `(handle, docHandle, score)` triplets of the latest unfiltered search. Shared by every
+ * processor of this module instance: it is read right after the synchronous native call,
+ * before anything else can run.
+ */
+let hitBuffer = new Float64Array(3 * 16);
+
+/** Unfiltered search into `hitBuffer`, grown first so every hit fits; returns the count. */
+function unfilteredHits(catalog, query, topK, minScore) {
+  const most = 3 * Math.min(topK, catalog.size);
+  if (hitBuffer.length < most) hitBuffer = new Float64Array(most);
+  return Math.min(catalog.native.searchInto(query, topK, minScore, hitBuffer), hitBuffer.length / 3);
+}
+
 // ---------------------------------------------------------------------------------------
 // Catalogs: a native index plus the JS arrays its handles point into.
 
 class Catalog {
+  #size;
   /**
    * `memo` holds what is derived from the catalog's strings only (the injectCatalog
    * listing); an overlay shares it with the overlay cache, so equal request tools reuse it.
@@ -282,7 +297,9 @@ class Catalog {
   }
 
   get size() {
-    return this.native.size;
+    // (a native getter per search adds up; a catalog never changes size)
+    this.#size ??= this.native.size;
+    return this.#size;
   }
 
   /** The array entry for `handle` in the static part or, past it, the resolved part. */
@@ -672,19 +689,32 @@ class ToolSearchProcessor {
   async #searchTools(catalog, query, requestContext) {
     if (catalog.size === 0) return { results: [], tools: [] };
     const { topK, minScore, filter } = this.#config;
-    const hits = catalog.native.search(query, topK, minScore, filter !== undefined);
-    let accepted = [];
     if (!filter) {
-      for (let i = 0; i < hits.handles.length; i++) accepted.push(i);
-    } else {
-      for (let i = 0; i < hits.handles.length; i++) {
-        if (await this.#isAllowed(catalog.toolAt(hits.handles[i]), requestContext, 'search')) {
-          accepted.push(i);
-          if (accepted.length >= topK) break;
-        }
+      // The common case reads triplets from one reused buffer: no typed arrays per search.
+      const count = unfilteredHits(catalog, query, topK, minScore);
+      const hits = hitBuffer;
+      const results = [];
+      const tools = [];
+      for (let i = 0; i < count; i++) {
+        const handle = hits[3 * i];
+        results.push({
+          name: catalog.idAt(handle),
+          description: formatDescription(catalog.descriptionAt(hits[3 * i + 1])),
+          score: Math.round(hits[3 * i + 2] * 100) / 100,
+        });
+        tools.push(catalog.toolAt(handle));
       }
-      accepted = accepted.slice(0, topK);
+      return { results, tools };
     }
+    const hits = catalog.native.search(query, topK, minScore, true);
+    let accepted = [];
+    for (let i = 0; i < hits.handles.length; i++) {
+      if (await this.#isAllowed(catalog.toolAt(hits.handles[i]), requestContext, 'search')) {
+        accepted.push(i);
+        if (accepted.length >= topK) break;
+      }
+    }
+    accepted = accepted.slice(0, topK);
     return {
       results: accepted.map((i) => ({
         name: catalog.idAt(hits.handles[i]),

@@ -436,6 +436,21 @@ impl NativeToolCatalog {
         }
     }
 
+    /// [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets
+    /// into the caller's reusable `out` (creating typed arrays costs more than a search of
+    /// a small catalog). Returns the hit count; only the triplets that fit are written.
+    #[napi]
+    pub fn search_into(&self, query: String, top_k: u32, min_score: f64, mut out: Float64ArraySlice) -> u32 {
+        let hits = self.inner.search(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all: false });
+        // SAFETY: the slice is only written during this synchronous call, on the JS thread
+        // that owns the array; nothing else runs JavaScript meanwhile.
+        let out = unsafe { out.as_mut() };
+        for (hit, slot) in hits.iter().zip(out.chunks_exact_mut(3)) {
+            slot.copy_from_slice(&[f64::from(hit.handle), f64::from(hit.doc_handle), hit.score]);
+        }
+        hits.len() as u32
+    }
+
     /// Resolves names to handles (-1 = not found): key first, or id first when `preferId`.
     #[napi]
     pub fn resolve(&self, names: Vec<String>, prefer_id: bool) -> Int32Array {
