@@ -35,7 +35,7 @@ pub struct QuantizedQuery {
 fn quantize(v: &[f32], out: &mut Vec<i8>) -> f32 {
     let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
     if max == 0.0 || !max.is_finite() {
-        out.extend(std::iter::repeat(0).take(v.len()));
+        out.extend(std::iter::repeat_n(0, v.len()));
         return 0.0;
     }
     let scale = max / 127.0;
@@ -187,7 +187,7 @@ pub fn top_k(values: &[f32], k: usize) -> Vec<(u32, f32)> {
 fn dots(rows: &[i8], sums: &[i32], q: &[i8], dim: usize, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if dim % 32 == 0 && std::arch::is_x86_feature_detected!("avxvnni") && std::arch::is_x86_feature_detected!("avx2") {
+        if dim.is_multiple_of(32) && std::arch::is_x86_feature_detected!("avxvnni") && std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX-VNNI and AVX2 (checked just above).
             unsafe { dots_vnni(rows, sums, q, dim, out) };
             return;
@@ -208,7 +208,7 @@ fn dots(rows: &[i8], sums: &[i32], q: &[i8], dim: usize, out: &mut [f32]) {
 #[target_feature(enable = "avx2")]
 unsafe fn dots_avx2(rows: &[i8], q: &[i8], dim: usize, out: &mut [f32]) {
     use std::arch::x86_64::*;
-    if dim % 32 != 0 {
+    if !dim.is_multiple_of(32) {
         return dots_portable(rows, q, dim, out);
     }
     let steps = dim / 32;

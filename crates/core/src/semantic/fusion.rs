@@ -67,7 +67,7 @@ impl Fusion {
         let w_sem = self.semantic_weight(query);
         let w_lex = self.lexical;
         let max = if self.relative { w_lex + w_sem } else { (w_lex + w_sem) / (self.k + 1.0) };
-        if !(max > 0.0) {
+        if max.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return Vec::new();
         }
         let lex_best = lexical.first().map_or(1.0, |l| l.1);
