@@ -692,7 +692,7 @@ impl Bm25Index {
         let fast = self.one_tf_valid(avgdl);
 
         let mut scratch = PRUNE.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
-        let PruneScratch { partial, query_term, contrib } = &mut scratch;
+        let PruneScratch { partial, query_term, contrib, candidates: candidates_scratch } = &mut scratch;
         if partial.len() < self.slots() {
             partial.resize(self.slots(), 0.0);
         }
@@ -786,7 +786,11 @@ impl Bm25Index {
         // (Branch-free: a repeat visit reads 0, and 0 + the unread bounds cannot make it,
         // or phase 1 would not have stopped.)
         let read_postings: usize = order[..read].iter().map(|&i| terms[i].list.len()).sum();
-        let mut candidates: Vec<(f64, u32)> = vec![(0.0, 0); read_postings];
+        // (reused across searches: only ever grown, every kept entry is written first)
+        let mut candidates = std::mem::take(candidates_scratch);
+        if candidates.len() < read_postings {
+            candidates.resize(read_postings, (0.0, 0));
+        }
         let mut kept = 0usize;
         // (at least the smallest positive score, so repeat visits never count)
         let reach = (theta / (1.0 + BOUND_MARGIN) - rest[read]).max(f64::MIN_POSITIVE);
@@ -797,7 +801,8 @@ impl Bm25Index {
                 kept += usize::from(partial_score >= reach);
             }
         }
-        candidates.truncate(kept);
+        let mut candidates_all = candidates;
+        let candidates = &mut candidates_all[..kept];
         // ...the threshold from the best of them by partial score, scored exactly...
         if candidates.len() > limit {
             let (leaders, _, _) = candidates.select_nth_unstable_by(limit, |a, b| b.0.total_cmp(&a.0));
@@ -821,7 +826,7 @@ impl Bm25Index {
             })
             .collect();
         let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
-        'candidates: for &(partial_score, d) in &candidates {
+        'candidates: for &(partial_score, d) in candidates.iter() {
             let mut bound = partial_score + rest[read];
             if cannot(bound, theta) {
                 continue;
@@ -857,6 +862,7 @@ impl Bm25Index {
         for t in &terms {
             query_term[t.id as usize] = 0;
         }
+        *candidates_scratch = candidates_all;
         PRUNE.with(|cell| *cell.borrow_mut() = scratch);
         best.into_iter().map(|r| Scored { slot: r.slot, score: r.score }).collect()
     }
@@ -980,6 +986,8 @@ struct PruneScratch {
     query_term: Vec<u8>,
     /// per distinct query term: its contribution to the document being scored exactly
     contrib: Vec<f64>,
+    /// (partial score, slot) of the documents phase 2 considers
+    candidates: Vec<(f64, u32)>,
 }
 
 thread_local! {

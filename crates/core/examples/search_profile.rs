@@ -1,0 +1,45 @@
+//! Times compatible-mode search on a replicated MetaTool catalog (p50/p95 per query, and a
+//! long loop for `perf record`).
+//!
+//!     cargo run -p mastra-native-core --release --example search_profile [-- 10000 [rounds]]
+use std::time::Instant;
+
+use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+
+#[path = "support/metatool.rs"]
+mod metatool;
+
+fn main() {
+    let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let rounds: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let enhanced = std::env::args().any(|a| a == "--enhanced");
+    let (base, queries) = metatool::load();
+    let tools = metatool::replicate(&base, n, 42);
+    let entries: Vec<ToolEntry> = tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ToolEntry { key: t.id.clone(), id: Some(t.id.clone()), description: t.description.clone(), handle: i as u32 })
+        .collect();
+    let builds: usize = std::env::var("BUILDS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    for _ in 0..builds {
+        let t = Instant::now();
+        std::hint::black_box(ToolCatalog::build(entries.clone()));
+        println!("build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    }
+    let t = Instant::now();
+    let catalog = if enhanced { ToolCatalog::build_enhanced(entries, vec![String::new(); tools.len()]) } else { ToolCatalog::build(entries) };
+    println!("build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
+    let sample: Vec<&str> = queries.iter().step_by(21).map(|q| q.text.as_str()).collect();
+    let mut times = Vec::with_capacity(sample.len() * rounds);
+    for _ in 0..rounds {
+        for q in &sample {
+            let t = Instant::now();
+            std::hint::black_box(catalog.search(q, params));
+            times.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+    println!("n={n} {} searches: p50 {:.1} µs, p95 {:.1} µs, mean {:.1} µs", times.len(), at(0.5), at(0.95), times.iter().sum::<f64>() / times.len() as f64);
+}
