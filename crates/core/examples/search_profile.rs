@@ -39,6 +39,16 @@ fn main() {
             times.push(t.elapsed().as_secs_f64() * 1e6);
         }
     }
+    if std::env::var("TOKENS").is_ok() {
+        let t = Instant::now();
+        let mut n = 0usize;
+        for _ in 0..rounds {
+            for q in &sample {
+                n += std::hint::black_box(mastra_native_core::tokenizer::compat_tokens(q)).len();
+            }
+        }
+        println!("tokenize only: {:.2} µs per query ({} tokens)", t.elapsed().as_secs_f64() * 1e6 / (rounds * sample.len()) as f64, n / rounds);
+    }
     times.sort_by(f64::total_cmp);
     let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
     println!("n={n} {} searches: p50 {:.1} µs, p95 {:.1} µs, mean {:.1} µs", times.len(), at(0.5), at(0.95), times.iter().sum::<f64>() / times.len() as f64);
