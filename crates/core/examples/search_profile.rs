@@ -21,10 +21,17 @@ fn main() {
         .map(|(i, t)| ToolEntry { key: t.id.clone(), id: Some(t.id.clone()), description: t.description.clone(), handle: i as u32 })
         .collect();
     let builds: usize = std::env::var("BUILDS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut build_times = Vec::new();
     for _ in 0..builds {
+        let copy = entries.clone();
         let t = Instant::now();
-        std::hint::black_box(ToolCatalog::build(entries.clone()));
-        println!("build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+        let built = ToolCatalog::build(copy);
+        build_times.push(t.elapsed().as_secs_f64() * 1e3);
+        drop(std::hint::black_box(built));
+    }
+    if builds > 0 {
+        build_times.sort_by(f64::total_cmp);
+        println!("{builds} builds: median {:.2} ms, min {:.2} ms", build_times[builds / 2], build_times[0]);
     }
     let t = Instant::now();
     let catalog = if enhanced { ToolCatalog::build_enhanced(entries, vec![String::new(); tools.len()]) } else { ToolCatalog::build(entries) };
