@@ -593,10 +593,13 @@ mod tests {
 
     #[test]
     fn a_panicking_build_becomes_an_error() {
-        let result = guarded_build("building the tool catalog", || panic!("index out of range"));
-        let error = result.err().expect("the panic is caught");
+        let Err(error) = guarded_build("building the tool catalog", || panic!("index out of range")) else {
+            panic!("the panic was not caught");
+        };
         assert_eq!(error.reason, "building the tool catalog failed: index out of range");
-        let formatted = guarded_build("overlay", || panic!("{} left", 3)).err().expect("caught");
+        let Err(formatted) = guarded_build("overlay", || panic!("{} left", 3)) else {
+            panic!("the panic was not caught");
+        };
         assert_eq!(formatted.reason, "overlay failed: 3 left");
     }
 
