@@ -82,33 +82,33 @@ export declare class NativeToolCatalog {
    */
   constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, validate?: boolean | undefined | null, params?: Array<string> | undefined | null, acceptKeyConflicts?: boolean | undefined | null)
   /**
-   * Builds from one string `key \0 id \0 description [\0 params] \0 key …` (an empty
-   * id means none; the params field is present when `enhanced`): one string crosses
-   * instead of 3·n. Errors when the separator count does not match (a value contained
-   * NUL; the caller then uses the array constructor). With `validate`, ambiguous catalogs
-   * are rejected with the upstream message; `acceptKeyConflicts` lets a key equal another
-   * tool's id (resolved key-first, as every host does).
+   * Builds from the UTF-8 bytes `bytes[..length]` of `key \0 id \0 description
+   * [\0 params] \0 key …` (an empty id means none; the params field is present when
+   * `enhanced`): one buffer crosses instead of 3·n strings. Errors when the separator
+   * count does not match (a value contained NUL; the caller then uses the array
+   * constructor). With `validate`, ambiguous catalogs are rejected with the upstream
+   * message; `acceptKeyConflicts` lets a key equal another tool's id (resolved key-first,
+   * as every host does).
    */
-  static fromJoined(joined: string, count: number, validate: boolean, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
+  static fromJoined(bytes: Uint8Array, length: number, count: number, validate: boolean, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
   /**
-   * [`Self::from_joined`] with validation, building on the libuv thread pool: the joined
-   * string is checked here, on the JS thread (an ambiguous or malformed catalog throws
-   * now, with the same message), then moves to the task, which indexes it. It crosses as
-   * UTF-16: a copy, about half the cost of encoding it as UTF-8 on the JS thread.
+   * [`Self::from_joined`] with validation, building on the libuv thread pool: the names
+   * are checked here, on the JS thread (an ambiguous or malformed catalog throws now,
+   * with the same message), then a copy of the bytes moves to the task, which indexes it.
    */
-  static fromJoinedAsync(joined: string, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
+  static fromJoinedAsync(bytes: Uint8Array, length: number, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
   /**
    * [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
    * params, as enhanced): enhanced fused with `model`'s ranking.
    */
-  static fromJoinedHybrid(joined: string, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
+  static fromJoinedHybrid(bytes: Uint8Array, length: number, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
   /** [`Self::from_joined_hybrid`] from arrays (for texts that contain NUL). */
   static fromArraysHybrid(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, params: Array<string>, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
   /**
    * [`Self::from_joined_hybrid`] built on the libuv thread pool, checked here first as
    * [`Self::from_joined_async`] is (embedding the tools is most of a hybrid build).
    */
-  static fromJoinedHybridAsync(joined: string, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
+  static fromJoinedHybridAsync(bytes: Uint8Array, length: number, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
   /**
    * `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
    * handles start at `firstHandle`. `params` are the resolved tools' parameter texts

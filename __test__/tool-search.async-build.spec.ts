@@ -48,7 +48,8 @@ function patchOffThread(impl: { fromJoinedAsync?: (...args: any[]) => unknown; o
 /** Makes the next processors build inline, exactly as a small catalog does (same native build, no task). */
 function forceInline() {
   return patchOffThread({
-    fromJoinedAsync: (joined: string, count: number, enhanced: boolean, accept: boolean) => NativeToolCatalog.fromJoined(joined, count, true, enhanced, accept),
+    fromJoinedAsync: (bytes: Uint8Array, length: number, count: number, enhanced: boolean, accept: boolean) =>
+      NativeToolCatalog.fromJoined(bytes, length, count, true, enhanced, accept),
     overlayAsync: (...args: unknown[]) => Promise.resolve(NativeToolCatalog.overlay(...args)),
   });
 }
@@ -166,12 +167,12 @@ describe('off-thread catalog build', () => {
 
     it('native: the same errors as the inline build, key conflicts included', () => {
       const keys = Object.keys(tools);
-      const joinedOf = (entries: Array<[string, string]>) => entries.map(([k, id]) => `${k}\0${id}\0d`).join('\0');
+      const joinedOf = (entries: Array<[string, string]>) => Buffer.from(entries.map(([k, id]) => `${k}\0${id}\0d`).join('\0'));
       const variants: Array<Array<[string, string]>> = [
         [...keys.map((k): [string, string] => [k, '']), ['other', keys[10]]],
         [...keys.map((k): [string, string] => [k, '']), [keys[10] + '_x', keys[20]], ['y', 'search_tools']],
         [...keys.map((k): [string, string] => [k, k]), ['z', 'zz'], ['zz_key', 'z']],
-        // Two-byte text crosses as UTF-16: names outside Latin-1 must compare and print alike.
+        // Names outside ASCII must compare and print alike.
         [...keys.map((k): [string, string] => [k, '']), ['天気_a', '天気 🌦'], ['天気_b', '天気 🌦']],
       ];
       let rejected = 0;
@@ -180,15 +181,15 @@ describe('off-thread catalog build', () => {
           const joined = joinedOf(entries);
           let inline: string | undefined;
           try {
-            NativeToolCatalog.fromJoined(joined, entries.length, true, false, accept);
+            NativeToolCatalog.fromJoined(joined, joined.length, entries.length, true, false, accept);
           } catch (error) {
             inline = (error as Error).message;
           }
           if (inline === undefined) {
-            expect(NativeToolCatalog.fromJoinedAsync(joined, entries.length, false, accept)).toBeInstanceOf(Promise);
+            expect(NativeToolCatalog.fromJoinedAsync(joined, joined.length, entries.length, false, accept)).toBeInstanceOf(Promise);
           } else {
             rejected++;
-            expect(() => NativeToolCatalog.fromJoinedAsync(joined, entries.length, false, accept)).toThrow(inline);
+            expect(() => NativeToolCatalog.fromJoinedAsync(joined, joined.length, entries.length, false, accept)).toThrow(inline);
           }
         }
       }

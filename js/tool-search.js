@@ -222,43 +222,66 @@ function overlayOffThread(baseSize, resolvedCount, enhanced) {
   return enhanced ? baseSize + resolvedCount >= 1_500 : baseSize + 3 * resolvedCount >= 10_000;
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * The catalog as one UTF-8 buffer of `key \0 id \0 description [\0 params]` fields, tool
+ * after tool, encoded per tool straight into it: joining the strings instead builds a rope
+ * that the crossing must flatten and convert, several times slower. Lone surrogates become
+ * U+FFFD, as in every string napi hands to Rust. `units` is the text's UTF-16 length.
+ */
+function encodeCatalog(part) {
+  const enhanced = part.params !== undefined;
+  let units = 0;
+  for (let i = 0; i < part.keys.length; i++) {
+    units += part.keys[i].length + (part.ids[i] ?? '').length + part.descriptions[i].length + 3;
+    if (enhanced) units += part.params[i].length + 1;
+  }
+  // (UTF-8 needs at most 3 bytes per UTF-16 unit; untouched pages are never committed)
+  const bytes = new Uint8Array(3 * units);
+  let length = 0;
+  for (let i = 0; i < part.keys.length; i++) {
+    let fields = (i === 0 ? '' : '\0') + part.keys[i] + '\0' + (part.ids[i] ?? '') + '\0' + part.descriptions[i];
+    if (enhanced) fields += '\0' + part.params[i];
+    length += utf8.encodeInto(fields, bytes.subarray(length)).written;
+  }
+  return { bytes, length, units };
+}
+
 /**
  * Builds the static native catalog, rejecting ambiguous names (duplicates, reserved
  * meta-tool names; a key that is another tool's id only where the host rejects it, which
- * no released host does). The strings cross as one NUL-joined string; a value containing
- * NUL falls back to arrays. A large catalog is validated now (it throws here, as the
- * host's constructor does) and indexed off-thread: the result is then a promise.
+ * no released host does). The strings cross as one UTF-8 buffer; a value containing NUL
+ * falls back to arrays. A large catalog is validated now (it throws here, as the host's
+ * constructor does) and indexed off-thread: the result is then a promise.
  */
 function buildStaticCatalog(part, model) {
   const acceptKeyConflicts = host.capabilities.toolKeyIdCollision === 'key-first';
   const enhanced = part.params !== undefined;
-  // String concatenation builds a rope that is flattened once when it crosses; it is
-  // several times faster than collecting fields and joining them.
-  let joined = '';
-  for (let i = 0; i < part.keys.length; i++) {
-    joined += (i === 0 ? '' : '\0') + part.keys[i] + '\0' + (part.ids[i] ?? '') + '\0' + part.descriptions[i];
-    if (enhanced) joined += '\0' + part.params[i];
-  }
+  const joined = encodeCatalog(part);
   if (model) return buildHybridCatalog(part, joined, model, acceptKeyConflicts);
+  const { NativeToolCatalog } = native;
+  const count = part.keys.length;
   try {
-    if (joined.length >= OFF_THREAD_BUILD_MIN_CHARS[enhanced ? 'enhanced' : 'compatible']) {
-      return native.NativeToolCatalog.fromJoinedAsync(joined, part.keys.length, enhanced, acceptKeyConflicts);
+    if (joined.units >= OFF_THREAD_BUILD_MIN_CHARS[enhanced ? 'enhanced' : 'compatible']) {
+      return NativeToolCatalog.fromJoinedAsync(joined.bytes, joined.length, count, enhanced, acceptKeyConflicts);
     }
-    return native.NativeToolCatalog.fromJoined(joined, part.keys.length, true, enhanced, acceptKeyConflicts);
+    return NativeToolCatalog.fromJoined(joined.bytes, joined.length, count, true, enhanced, acceptKeyConflicts);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(error.message);
-    return new native.NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params, acceptKeyConflicts);
+    return new NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params, acceptKeyConflicts);
   }
 }
 
 /** `search.mode: 'hybrid'`: enhanced plus each tool embedded with the model (the costly part). */
 function buildHybridCatalog(part, joined, model, acceptKeyConflicts) {
   const { NativeToolCatalog } = native;
+  const count = part.keys.length;
   try {
-    if (joined.length >= OFF_THREAD_BUILD_MIN_CHARS.hybrid) {
-      return NativeToolCatalog.fromJoinedHybridAsync(joined, part.keys.length, model, acceptKeyConflicts);
+    if (joined.units >= OFF_THREAD_BUILD_MIN_CHARS.hybrid) {
+      return NativeToolCatalog.fromJoinedHybridAsync(joined.bytes, joined.length, count, model, acceptKeyConflicts);
     }
-    return NativeToolCatalog.fromJoinedHybrid(joined, part.keys.length, model, acceptKeyConflicts);
+    return NativeToolCatalog.fromJoinedHybrid(joined.bytes, joined.length, count, model, acceptKeyConflicts);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(error.message);
     return NativeToolCatalog.fromArraysHybrid(part.keys, part.ids, part.descriptions, part.params, model, acceptKeyConflicts);

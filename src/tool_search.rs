@@ -88,50 +88,28 @@ fn owned_entries(tools: &[JoinedTool<'_>], enhanced: bool) -> (Vec<ToolEntry>, O
     (entries, params)
 }
 
-/// A JS string read as UTF-16 code units: one copy, no encoding pass on the JS thread.
-pub struct Utf16Text(Vec<u16>);
-
-impl TypeName for Utf16Text {
-    fn type_name() -> &'static str {
-        "String(utf16)"
-    }
-
-    fn value_type() -> ValueType {
-        ValueType::String
-    }
+/// The first `length` bytes of a joined catalog encoded by the JS layer (UTF-8, written
+/// with `TextEncoder.encodeInto`): no string flattening or conversion when it crosses.
+fn joined_bytes<'a>(bytes: &'a Uint8ArraySlice<'_>, length: u32) -> Result<&'a [u8]> {
+    bytes
+        .get(..length as usize)
+        .ok_or_else(|| Error::new(Status::InvalidArg, "joined catalog length exceeds its buffer"))
 }
 
-impl ValidateNapiValue for Utf16Text {}
-
-impl FromNapiValue for Utf16Text {
-    unsafe fn from_napi_value(env: napi::sys::napi_env, value: napi::sys::napi_value) -> Result<Self> {
-        let mut len = 0;
-        check_status!(
-            unsafe { napi::sys::napi_get_value_string_utf16(env, value, std::ptr::null_mut(), 0, &mut len) },
-            "expected a string"
-        )?;
-        // napi writes at most `bufsize - 1` units plus a terminator.
-        let mut units: Vec<u16> = Vec::with_capacity(len + 1);
-        let mut written = 0;
-        check_status!(
-            unsafe { napi::sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr(), len + 1, &mut written) },
-            "expected a string"
-        )?;
-        // SAFETY: napi initialized the first `written` (<= len) units.
-        unsafe { units.set_len(written.min(len)) };
-        Ok(Self(units))
-    }
+/// The joined catalog as text (the encoder only writes UTF-8; anything else is a bug).
+fn joined_text(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|_| Error::new(Status::InvalidArg, "joined catalog is not UTF-8"))
 }
 
-/// The check `ToolCatalog::build_validated_with` makes, run on the joined UTF-16 text
-/// without decoding it, so the JS thread can reject an ambiguous catalog before the build
-/// leaves it: the same order (per tool: reserved, then duplicate name; then key conflicts)
-/// and the same errors. The build re-checks (on the decoded text), so a divergence would
-/// fail the build rather than pass unnoticed.
-fn check_joined_names(joined: &[u16], count: usize, enhanced: bool, key_conflicts: KeyConflicts) -> Result<()> {
+/// The check `ToolCatalog::build_validated_with` makes, run on the joined bytes before
+/// the build leaves the JS thread, so an ambiguous catalog throws from the constructor as
+/// the host's does: the same order (per tool: reserved, then duplicate name; then key
+/// conflicts) and the same errors. The build re-checks, so a divergence would fail the
+/// build rather than pass unnoticed.
+fn check_joined_names(joined: &[u8], count: usize, enhanced: bool, key_conflicts: KeyConflicts) -> Result<()> {
     let per_tool = if enhanced { 4 } else { 3 };
-    let mut fields = joined.split(|&unit| unit == 0);
-    let mut names: Vec<(&[u16], &[u16])> = Vec::with_capacity(count);
+    let mut fields = joined.split(|&byte| byte == 0);
+    let mut names: Vec<(&[u8], &[u8])> = Vec::with_capacity(count);
     let short = || Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected");
     for _ in 0..count {
         let key = fields.next().ok_or_else(short)?;
@@ -141,15 +119,14 @@ fn check_joined_names(joined: &[u16], count: usize, enhanced: bool, key_conflict
         }
         names.push((key, if id.is_empty() { key } else { id }));
     }
-    let rest: Vec<&[u16]> = fields.collect();
+    let rest: Vec<&[u8]> = fields.collect();
     if !(rest.is_empty() || (count == 0 && rest.len() == 1 && rest[0].is_empty())) {
         return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
     }
-    let text = |units: &[u16]| String::from_utf16_lossy(units);
-    let reserved: Vec<Vec<u16>> = RESERVED_NAMES.iter().map(|n| n.encode_utf16().collect()).collect();
-    let is_reserved = |units: &[u16]| reserved.iter().any(|r| r.as_slice() == units);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let is_reserved = |bytes: &[u8]| RESERVED_NAMES.iter().any(|r| r.as_bytes() == bytes);
     let fail = |e: CatalogError| Err(Error::new(Status::GenericFailure, e.to_string()));
-    let mut owner_of_name: HashMap<&[u16], &[u16]> = HashMap::with_capacity(count);
+    let mut owner_of_name: HashMap<&[u8], &[u8]> = HashMap::with_capacity(count);
     for &(key, name) in &names {
         if is_reserved(key) || is_reserved(name) {
             return fail(CatalogError::ReservedName { key: text(key), name: text(name) });
@@ -186,7 +163,8 @@ fn guarded_build(what: &str, build: impl FnOnce() -> Result<ToolCatalog>) -> Res
 
 /// [`NativeToolCatalog::from_joined_async`]'s work: parse, validate and index off the JS thread.
 pub struct JoinedBuild {
-    joined: Vec<u16>,
+    /// the joined catalog's UTF-8 bytes (copied: the JS buffer stays on its thread)
+    joined: Vec<u8>,
     count: usize,
     enhanced: bool,
     key_conflicts: KeyConflicts,
@@ -199,15 +177,12 @@ impl Task for JoinedBuild {
     type JsValue = NativeToolCatalog;
 
     fn compute(&mut self) -> Result<ToolCatalog> {
-        let units = std::mem::take(&mut self.joined);
+        let bytes = std::mem::take(&mut self.joined);
         let (count, enhanced, key_conflicts) = (self.count, self.enhanced, self.key_conflicts);
         let model = self.model.take();
         guarded_build("building the tool catalog", move || {
-            // Lone surrogates become U+FFFD, as napi's UTF-8 strings have them.
-            let joined = String::from_utf16_lossy(&units);
-            drop(units);
-            let (entries, params) = owned_entries(&joined_tools(&joined, count, enhanced)?, enhanced);
-            drop(joined);
+            let (entries, params) = owned_entries(&joined_tools(joined_text(&bytes)?, count, enhanced)?, enhanced);
+            drop(bytes);
             let built = match model {
                 Some(model) => ToolCatalog::build_validated_hybrid(entries, params.unwrap_or_default(), model, RESERVED_NAMES, key_conflicts),
                 None => ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts),
@@ -289,49 +264,58 @@ impl NativeToolCatalog {
         Self::built(entries(keys, ids, descriptions, 0)?, params, validate.unwrap_or(false), accept_key_conflicts.unwrap_or(false))
     }
 
-    /// Builds from one string `key \0 id \0 description [\0 params] \0 key …` (an empty
-    /// id means none; the params field is present when `enhanced`): one string crosses
-    /// instead of 3·n. Errors when the separator count does not match (a value contained
-    /// NUL; the caller then uses the array constructor). With `validate`, ambiguous catalogs
-    /// are rejected with the upstream message; `acceptKeyConflicts` lets a key equal another
-    /// tool's id (resolved key-first, as every host does).
+    /// Builds from the UTF-8 bytes `bytes[..length]` of `key \0 id \0 description
+    /// [\0 params] \0 key …` (an empty id means none; the params field is present when
+    /// `enhanced`): one buffer crosses instead of 3·n strings. Errors when the separator
+    /// count does not match (a value contained NUL; the caller then uses the array
+    /// constructor). With `validate`, ambiguous catalogs are rejected with the upstream
+    /// message; `acceptKeyConflicts` lets a key equal another tool's id (resolved key-first,
+    /// as every host does).
     #[napi(factory)]
     pub fn from_joined(
-        joined: String,
+        bytes: Uint8ArraySlice,
+        length: u32,
         count: u32,
         validate: bool,
         enhanced: Option<bool>,
         accept_key_conflicts: Option<bool>,
     ) -> Result<Self> {
         let enhanced = enhanced.unwrap_or(false);
-        let (entries, params) = owned_entries(&joined_tools(&joined, count as usize, enhanced)?, enhanced);
-        drop(joined);
+        let text = joined_text(joined_bytes(&bytes, length)?)?;
+        let (entries, params) = owned_entries(&joined_tools(text, count as usize, enhanced)?, enhanced);
         Self::built(entries, params, validate, accept_key_conflicts.unwrap_or(false))
     }
 
-    /// [`Self::from_joined`] with validation, building on the libuv thread pool: the joined
-    /// string is checked here, on the JS thread (an ambiguous or malformed catalog throws
-    /// now, with the same message), then moves to the task, which indexes it. It crosses as
-    /// UTF-16: a copy, about half the cost of encoding it as UTF-8 on the JS thread.
-    #[napi(ts_args_type = "joined: string, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null", ts_return_type = "Promise<NativeToolCatalog>")]
+    /// [`Self::from_joined`] with validation, building on the libuv thread pool: the names
+    /// are checked here, on the JS thread (an ambiguous or malformed catalog throws now,
+    /// with the same message), then a copy of the bytes moves to the task, which indexes it.
+    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
     pub fn from_joined_async(
-        joined: Utf16Text,
+        bytes: Uint8ArraySlice,
+        length: u32,
         count: u32,
         enhanced: Option<bool>,
         accept_key_conflicts: Option<bool>,
     ) -> Result<AsyncTask<JoinedBuild>> {
         let enhanced = enhanced.unwrap_or(false);
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        check_joined_names(&joined.0, count as usize, enhanced, key_conflicts)?;
-        Ok(AsyncTask::new(JoinedBuild { joined: joined.0, count: count as usize, enhanced, key_conflicts, model: None }))
+        let joined = joined_bytes(&bytes, length)?;
+        check_joined_names(joined, count as usize, enhanced, key_conflicts)?;
+        Ok(AsyncTask::new(JoinedBuild { joined: joined.to_vec(), count: count as usize, enhanced, key_conflicts, model: None }))
     }
 
     /// [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
     /// params, as enhanced): enhanced fused with `model`'s ranking.
     #[napi(factory)]
-    pub fn from_joined_hybrid(joined: String, count: u32, model: &NativeSemanticModel, accept_key_conflicts: Option<bool>) -> Result<Self> {
-        let (entries, params) = owned_entries(&joined_tools(&joined, count as usize, true)?, true);
-        drop(joined);
+    pub fn from_joined_hybrid(
+        bytes: Uint8ArraySlice,
+        length: u32,
+        count: u32,
+        model: &NativeSemanticModel,
+        accept_key_conflicts: Option<bool>,
+    ) -> Result<Self> {
+        let text = joined_text(joined_bytes(&bytes, length)?)?;
+        let (entries, params) = owned_entries(&joined_tools(text, count as usize, true)?, true);
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
         ToolCatalog::build_validated_hybrid(entries, params.unwrap_or_default(), model.inner.clone(), RESERVED_NAMES, key_conflicts)
             .map(|catalog| Self { inner: Arc::new(catalog) })
@@ -356,20 +340,19 @@ impl NativeToolCatalog {
 
     /// [`Self::from_joined_hybrid`] built on the libuv thread pool, checked here first as
     /// [`Self::from_joined_async`] is (embedding the tools is most of a hybrid build).
-    #[napi(
-        ts_args_type = "joined: string, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null",
-        ts_return_type = "Promise<NativeToolCatalog>"
-    )]
+    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
     pub fn from_joined_hybrid_async(
-        joined: Utf16Text,
+        bytes: Uint8ArraySlice,
+        length: u32,
         count: u32,
         model: &NativeSemanticModel,
         accept_key_conflicts: Option<bool>,
     ) -> Result<AsyncTask<JoinedBuild>> {
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        check_joined_names(&joined.0, count as usize, true, key_conflicts)?;
+        let joined = joined_bytes(&bytes, length)?;
+        check_joined_names(joined, count as usize, true, key_conflicts)?;
         let model = Some(model.inner.clone());
-        Ok(AsyncTask::new(JoinedBuild { joined: joined.0, count: count as usize, enhanced: true, key_conflicts, model }))
+        Ok(AsyncTask::new(JoinedBuild { joined: joined.to_vec(), count: count as usize, enhanced: true, key_conflicts, model }))
     }
 
     /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
@@ -605,7 +588,7 @@ mod tests {
 
     #[test]
     fn joined_names_are_checked_like_the_core_build() {
-        let utf16 = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+        let utf8 = |s: &str| s.as_bytes().to_vec();
         let cases = [
             ("a\0\0x\0b\0a\0y", 2, "duplicate name \"a\""),
             ("a\0\0x\0search_tools\0\0y", 2, "key=\"search_tools\", name=\"search_tools\""),
@@ -615,7 +598,7 @@ mod tests {
             ("a\0\0x\0b", 1, "more fields"),
         ];
         for (joined, count, expected) in cases {
-            let error = check_joined_names(&utf16(joined), count, false, KeyConflicts::Reject).expect_err(joined);
+            let error = check_joined_names(&utf8(joined), count, false, KeyConflicts::Reject).expect_err(joined);
             assert!(error.reason.contains(expected), "{joined:?}: {}", error.reason);
             let entries = joined_tools(joined, count, false).map(|tools| owned_entries(&tools, false).0);
             if let Ok(entries) = entries {
@@ -623,8 +606,8 @@ mod tests {
                 assert_eq!(core.to_string(), error.reason);
             }
         }
-        assert!(check_joined_names(&utf16("a\0b\0x\0b\0z\0y"), 2, false, KeyConflicts::Accept).is_ok());
-        assert!(check_joined_names(&utf16(""), 0, true, KeyConflicts::Reject).is_ok());
-        assert!(check_joined_names(&utf16("a\0\0x\0p"), 1, true, KeyConflicts::Reject).is_ok());
+        assert!(check_joined_names(&utf8("a\0b\0x\0b\0z\0y"), 2, false, KeyConflicts::Accept).is_ok());
+        assert!(check_joined_names(&utf8(""), 0, true, KeyConflicts::Reject).is_ok());
+        assert!(check_joined_names(&utf8("a\0\0x\0p"), 1, true, KeyConflicts::Reject).is_ok());
     }
 }
