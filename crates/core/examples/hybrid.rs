@@ -151,17 +151,20 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
     for (name, set) in [("MetaTool", &mt), ("multilingual", &ml)] {
         let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
         let mut hybrid = ToolCatalog::build_hybrid(entries(&set.tools), vec![], model.clone());
+        hybrid.set_fusion(Fusion { lexical: 0.0, semantic_latin: 1.0, semantic_cjk: 1.0, semantic_depth: 10, ..fusion });
+        let semantic = evaluate(set, &hybrid);
         hybrid.set_fusion(fusion);
-        rows.push((name, evaluate(set, &enhanced), evaluate(set, &hybrid)));
+        rows.push((name, evaluate(set, &enhanced), evaluate(set, &hybrid), semantic));
     }
     println!("{fusion:?}");
-    let (_, e, h) = &rows[0];
+    let (_, e, h, sem) = &rows[0];
     println!("\nMetaTool: {} tools, {} queries\n{}", mt.tools.len(), mt.queries.len(), header("config / lines"));
     for half in ["odd", "even"] {
         println!("{}", pick(e, |g| g == half).row(&format!("enhanced {half}")));
         println!("{}", pick(h, |g| g == half).row(&format!("hybrid {half}")));
+        println!("{}", pick(sem, |g| g == half).row(&format!("semantic only {half}")));
     }
-    let (_, e, h) = &rows[1];
+    let (_, e, h, sem) = &rows[1];
     println!("\nMultilingual: {} tools, {} requests", ml.tools.len(), ml.queries.len());
     for split in ["dev", "test"] {
         println!("\nsplit {split}\n{}", header("lang / config"));
@@ -172,6 +175,7 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
             };
             println!("{}", pick(e, f).row(&format!("{lang:<8} enhanced")));
             println!("{}", pick(h, f).row(&format!("{lang:<8} hybrid")));
+            println!("{}", pick(sem, f).row(&format!("{lang:<8} semantic only")));
         }
     }
 }
@@ -191,16 +195,16 @@ fn sweep(model: Arc<StaticModel>) {
     println!("enhanced dev: MetaTool even r@5 {base_mt:.4}; multilingual {:?}", base_lang);
     let mut results = Vec::new();
     let mut grid = Vec::new();
-    for k in [10.0, 30.0, 60.0] {
-        for latin in [0.0, 0.1, 0.2, 0.3, 0.5, 0.7] {
-            for cjk in [0.5, 0.8, 1.0, 1.5, 2.0, 3.0] {
+    for k in [10.0, 60.0] {
+        for latin in [0.0, 0.1, 0.3] {
+            for cjk in [0.3, 0.5, 1.0] {
                 grid.push(Fusion { k, semantic_latin: latin, semantic_cjk: cjk, ..Fusion::default() });
             }
         }
     }
     for latin in [0.0, 0.1, 0.2, 0.3, 0.5] {
-        for cjk in [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 3.0] {
-            for depth in [20, 50] {
+        for cjk in [0.0, 0.1, 0.2, 0.3, 0.5, 1.0] {
+            for depth in [10, 20, 50] {
                 grid.push(Fusion { relative: true, semantic_latin: latin, semantic_cjk: cjk, semantic_depth: depth, ..Fusion::default() });
             }
         }

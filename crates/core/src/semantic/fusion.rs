@@ -1,17 +1,19 @@
 //! Fusing the lexical (enhanced) ranking with the semantic one.
 //!
-//! Reciprocal-rank fusion: a document at 1-based rank `r` of a ranking gets `w / (k + r)`
-//! from it, summed over both rankings. Ranks, not scores, so the BM25F scale never has to
-//! be calibrated against cosines.
+//! Default, score-based: a candidate gets `w_lexical * score / best score` from the
+//! lexical ranking and `w_semantic * (cos - floor) / (best cos - floor)` from the semantic
+//! candidates (the `semantic_depth` closest documents; `floor` is the last one's cosine).
+//! Alternative (`relative: false`), reciprocal rank: `w / (k + rank)` from each ranking.
 //!
-//! Adaptive: the semantic weight depends on the query's script. The static model's
-//! signal is strong for CJK text (which lexical matching segments only into bigrams) and
-//! weak for English, where the enhanced ranking is already good; so the weight moves from
-//! `semantic_latin` to `semantic_cjk` with the share of CJK characters in the query.
-//! A query with no lexical match is ranked by the semantic side alone.
+//! Adaptive: the semantic weight depends on the query's script, moving from
+//! `semantic_latin` to `semantic_cjk` with the share of CJK characters in the query (the
+//! static model's signal strength differs by script; the weights are tuned on the dev
+//! halves with `examples/hybrid.rs sweep`). A query with no lexical match is ranked by the
+//! semantic side alone (weight at least 1), so paraphrases still find something.
 //!
-//! Score: the fused value divided by its maximum, `(w_lexical + w_semantic) / (k + 1)`, so
-//! it lies in (0, 1], and 1 means first in both rankings. `minScore` compares with it.
+//! Score: the fused value divided by its maximum (`w_lexical + w_semantic`, or that over
+//! `k + 1` for reciprocal rank), so it lies in (0, 1]; 1 means first in both rankings.
+//! `minScore` compares with it; results are sorted by it (ties: lexical order, then semantic).
 
 use crate::enhanced::analyzer::is_cjk;
 
@@ -36,7 +38,7 @@ pub struct Fusion {
 
 impl Default for Fusion {
     fn default() -> Self {
-        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.3, semantic_cjk: 1.0, semantic_depth: 50, lexical_depth: 100, relative: false }
+        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.3, semantic_cjk: 0.0, semantic_depth: 20, lexical_depth: 100, relative: true }
     }
 }
 
@@ -64,7 +66,9 @@ impl Fusion {
     /// Fuses a lexical ranking (best first) and a semantic one (best first) into
     /// `(doc, score)` best first; ties keep the lexical order, then the semantic one.
     pub fn fuse(&self, query: &str, lexical: &[(u32, f64)], semantic: &[(u32, f32)]) -> Vec<(u32, f64)> {
-        let w_sem = self.semantic_weight(query);
+        // No lexical match: the semantic ranking alone, whatever the script's weight (it can
+        // only add results where there would be none).
+        let w_sem = if lexical.is_empty() { self.semantic_weight(query).max(1.0) } else { self.semantic_weight(query) };
         let w_lex = self.lexical;
         let max = if self.relative { w_lex + w_sem } else { (w_lex + w_sem) / (self.k + 1.0) };
         if max.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {

@@ -249,7 +249,7 @@ fn fusion_weights_follow_the_query_script() {
 
 #[test]
 fn fusion_orders_by_fused_rank_and_scores_in_unit_range() {
-    let f = Fusion::default();
+    let f = Fusion { k: 60.0, semantic_latin: 0.3, semantic_cjk: 1.0, relative: false, ..Fusion::default() };
     let lexical = [(7, 9.0), (3, 5.0), (1, 1.0)];
     let semantic = [(3, 0.9), (5, 0.8), (7, 0.1)];
     // CJK query: equal weights; doc 3 (ranks 2 and 1) beats doc 7 (ranks 1 and 3)
@@ -424,7 +424,7 @@ mod skills {
 
 #[test]
 fn relative_fusion_scales_scores_and_stays_in_unit_range() {
-    let f = Fusion { relative: true, semantic_latin: 0.5, semantic_cjk: 1.0, ..Fusion::default() };
+    let f = Fusion { relative: true, semantic_latin: 0.5, semantic_cjk: 1.0, semantic_depth: 50, ..Fusion::default() };
     let lexical = [(7, 10.0), (3, 5.0)];
     let semantic = [(3, 0.9), (5, 0.5), (7, 0.1)];
     // Latin: 7 = 1/1.5 (lexical only, semantic floor); 3 = (0.5 + 0.5)/1.5; 5 = 0.25/1.5
@@ -436,4 +436,16 @@ fn relative_fusion_scales_scores_and_stays_in_unit_range() {
     assert!((fused[2].1 - 0.25 / 1.5).abs() < 1e-6); // cosines are f32
     // first in both scores 1
     assert_eq!(f.fuse("x", &[(1, 3.0)], &[(1, 0.4)]), [(1, 1.0)]);
+}
+
+#[test]
+fn without_lexical_hits_the_semantic_ranking_stands_alone_even_at_weight_zero() {
+    for relative in [false, true] {
+        let f = Fusion { relative, k: 60.0, semantic_latin: 0.0, semantic_cjk: 0.0, ..Fusion::default() };
+        let semantic = [(3, 0.9), (5, 0.5), (7, 0.1)];
+        let only = f.fuse("天气", &[], &semantic);
+        assert_eq!(only.iter().map(|h| h.0).collect::<Vec<_>>()[..2], [3, 5], "relative {relative}");
+        // with lexical hits, weight 0 leaves the lexical ranking alone
+        assert_eq!(f.fuse("天气", &[(9, 2.0)], &semantic).iter().map(|h| h.0).collect::<Vec<_>>(), [9]);
+    }
 }
