@@ -6,6 +6,9 @@
 //   - the version the generated loader (binding.js) embeds for its installed-package check: the same
 //     text `napi build` writes from package.json, updated here so a maintainer without the release
 //     toolchain can bump (the next `napi build` regenerates it identically).
+// Not the model package (packages/model-multilingual): ~30 MB that changes rarely, so it keeps its own
+// version, bumped by hand when model.bin changes; pack:release checks it is inside the main package's
+// optional peer range, and the release workflow publishes it only when that version is new on npm.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
