@@ -376,7 +376,7 @@ function testHybrid(dir, env, name) {
     `${name}: without the model package, hybrid should fail naming it; got ${JSON.stringify(without.constructError)}`);
   ok(`${name} hybrid without the model`, `ToolSearchProcessor throws ${without.constructError.name}: ${message}`);
 
-  // An exact version from the local registry; npm also checks it against the main package's peer range.
+  // The exact version pack:release checked (inside the main package's optional peer range), from the local registry.
   const secs = npmInstall(dir, [`${modelPackage.name}@${modelPackage.version}`], env);
   const s = runHybridSmoke(dir, env, name);
   check(s.constructError === null, `${name}: hybrid with the model package failed: ${JSON.stringify(s.constructError)}`);
