@@ -1,0 +1,144 @@
+// The static embedding model package (packages/model-multilingual): model.bin parses per the
+// format (scripts/model/README.md), matches model.json, and the npm package ships what it lists.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const dir = join(__dirname, '..', 'packages', 'model-multilingual');
+// model.bin is committed to git and published: keep the unpacked package under 32 MiB.
+const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
+
+interface Parsed {
+  dim: number;
+  vocab: number;
+  unkId: number;
+  flags: number;
+  pieces: string[];
+  scores: Float32Array;
+  scales: Float32Array;
+  vectors: Int8Array;
+}
+
+function parse(buf: Buffer): Parsed {
+  expect(buf.subarray(0, 8).toString('latin1')).toBe('MNPSEMB1');
+  const dim = buf.readUInt32LE(8);
+  const vocab = buf.readUInt32LE(12);
+  const unkId = buf.readUInt32LE(16);
+  const flags = buf.readUInt32LE(20);
+  let pos = 24;
+  const pieces: string[] = [];
+  const scores = new Float32Array(vocab);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (let i = 0; i < vocab; i++) {
+    const len = buf.readUInt16LE(pos);
+    pieces.push(decoder.decode(buf.subarray(pos + 2, pos + 2 + len)));
+    scores[i] = buf.readFloatLE(pos + 2 + len);
+    pos += 2 + len + 4;
+  }
+  const scales = new Float32Array(vocab);
+  for (let i = 0; i < vocab; i++) scales[i] = buf.readFloatLE(pos + 4 * i);
+  pos += 4 * vocab;
+  expect(buf.length - pos).toBe(vocab * dim); // vectors fill the rest exactly
+  const vectors = new Int8Array(buf.buffer, buf.byteOffset + pos, vocab * dim);
+  return { dim, vocab, unkId, flags, pieces, scores, scales, vectors };
+}
+
+const meta = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
+const bin = readFileSync(join(dir, 'model.bin'));
+const model = parse(bin);
+
+describe('model.bin', () => {
+  it('header agrees with model.json and sets the NFKC, lowercase and U+2581 flags', () => {
+    expect(meta.format).toBe('mnp-static-embedding');
+    expect(meta.version).toBe(1);
+    expect(model.dim).toBe(meta.dim);
+    expect(model.vocab).toBe(meta.vocabSize);
+    expect([128, 256]).toContain(model.dim);
+    expect(model.flags).toBe(0b111);
+    expect(meta.normalization).toBe('nfkc-lower');
+  });
+
+  it('sha256 of model.bin is the one model.json records', () => {
+    expect(createHash('sha256').update(bin).digest('hex')).toBe(meta.sha256);
+  });
+
+  it('pieces are distinct, non-empty, already NFKC-normalized and lowercase (else no input reaches them)', () => {
+    expect(new Set(model.pieces).size).toBe(model.vocab);
+    const unreachable = model.pieces.filter((p) => p === '' || (p !== '<unk>' && p.normalize('NFKC').toLowerCase() !== p));
+    expect(unreachable).toEqual([]);
+    // the languages the model is for have word pieces
+    const has = new Set(model.pieces);
+    for (const p of ['▁the', '▁search', '的', '東京', 'を', '▁검색']) expect(has.has(p), p).toBe(true);
+  });
+
+  it('scores and scales are finite; unk and the bare word-start marker are ignored (scale 0)', () => {
+    expect(model.unkId).toBeLessThan(model.vocab);
+    expect(model.scales[model.unkId]).toBe(0);
+    expect(model.scales[model.pieces.indexOf('▁')]).toBe(0);
+    let positive = 0;
+    const bad: number[] = [];
+    for (let i = 0; i < model.vocab; i++) {
+      // scores are log-probabilities; scales are finite and non-negative
+      const ok = Number.isFinite(model.scores[i]) && model.scores[i] <= 0 && Number.isFinite(model.scales[i]) && model.scales[i] >= 0;
+      if (!ok) bad.push(i);
+      if (model.scales[i] > 0) positive++;
+    }
+    expect(bad).toEqual([]);
+    // every real piece carries a vector
+    expect(positive).toBe(model.vocab - 2);
+  });
+
+  it('rows use the int8 range (per-row scale = max |value| / 127) and are not all alike', () => {
+    const { dim, vectors, scales } = model;
+    let checked = 0;
+    for (let i = 0; i < model.vocab; i += 997) {
+      if (scales[i] === 0) continue;
+      let amax = 0;
+      for (let d = 0; d < dim; d++) amax = Math.max(amax, Math.abs(vectors[i * dim + d]));
+      expect(amax).toBe(127);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
+    const row = (i: number) => Array.from(vectors.subarray(i * dim, (i + 1) * dim));
+    const a = model.pieces.indexOf('▁search');
+    const b = model.pieces.indexOf('的');
+    expect(row(a)).not.toEqual(row(b));
+  });
+});
+
+describe('model package', () => {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+
+  it('package.json names the package, MIT, and lists only files that exist', () => {
+    expect(pkg.name).toBe('mastra-native-processors-model-multilingual');
+    expect(pkg.version).toBe('0.1.0');
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.main).toBe('index.js');
+    for (const f of ['model.bin', 'model.json', 'LICENSE', 'NOTICE.md', 'README.md']) expect(pkg.files).toContain(f);
+    for (const f of pkg.files) expect(existsSync(join(dir, f)), f).toBe(true);
+  });
+
+  it("index.js's modelPath is the absolute directory holding model.bin", () => {
+    const r = spawnSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(dir)}).modelPath)`], {
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(dir);
+    expect(existsSync(join(r.stdout.trim(), 'model.bin'))).toBe(true);
+  });
+
+  it(`npm pack ships the listed files, unpacked under ${MAX_UNPACKED_BYTES / 1024 / 1024} MiB`, () => {
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const [info] = JSON.parse(r.stdout);
+    const shipped = info.files.map((f: { path: string }) => f.path).sort();
+    expect(shipped).toEqual([...pkg.files, 'package.json'].sort());
+    expect(info.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES);
+  });
+});
