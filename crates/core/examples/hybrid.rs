@@ -202,7 +202,7 @@ fn sweep(model: Arc<StaticModel>) {
             }
         }
     }
-    for latin in [0.0, 0.1, 0.2, 0.3, 0.5] {
+    for latin in [0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0] {
         for cjk in [0.0, 0.1, 0.2, 0.3, 0.5, 1.0] {
             for depth in [10, 20, 50] {
                 grid.push(Fusion { relative: true, semantic_latin: latin, semantic_cjk: cjk, semantic_depth: depth, ..Fusion::default() });

@@ -38,7 +38,7 @@ pub struct Fusion {
 
 impl Default for Fusion {
     fn default() -> Self {
-        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.3, semantic_cjk: 0.0, semantic_depth: 20, lexical_depth: 100, relative: true }
+        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.5, semantic_cjk: 0.0, semantic_depth: 20, lexical_depth: 100, relative: true }
     }
 }
 
