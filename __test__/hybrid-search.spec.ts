@@ -232,6 +232,61 @@ describe('ToolSearchProcessor hybrid', () => {
   });
 });
 
+// The distilled model committed as packages/model-multilingual (the npm package's content).
+const REPO_MODEL = join(__dirname, '..', 'packages', 'model-multilingual');
+const EVERYDAY: Array<[string, string]> = [
+  ['weather_forecast', 'Get the weather forecast for a city'],
+  ['send_email', 'Send an email message to a recipient'],
+  ['create_calendar_event', 'Schedule a meeting on the calendar'],
+  ['translate_text', 'Translate text between languages'],
+  ['search_flights', 'Find airline tickets between two airports'],
+  ['currency_convert', 'Convert an amount between currencies'],
+  ['github_create_issue', 'Open a new issue in a GitHub repository'],
+  ['play_music', 'Play songs and playlists'],
+];
+
+describe('hybrid with the distilled model', () => {
+  // Requests sharing no word with any description: enhanced finds nothing, hybrid the right tool.
+  const PARAPHRASES: Array<[string, string]> = [
+    ['will it rain tomorrow', 'weather_forecast'],
+    ['how many yen is 20 dollars', 'currency_convert'],
+    ['put on some jazz', 'play_music'],
+    ['file a bug report', 'github_create_issue'],
+    ['明天会下雨吗', 'weather_forecast'],
+    ['음악 틀어줘', 'play_music'],
+  ];
+
+  it('ToolSearchProcessor: paraphrases found only by hybrid', async () => {
+    const tools = toolsOf(EVERYDAY);
+    const got = [];
+    for (const [query] of PARAPHRASES) {
+      const enhanced = await toolResults({ mode: 'enhanced' }, query, tools);
+      const hybrid = await toolResults({ mode: 'hybrid', model: REPO_MODEL }, query, tools);
+      got.push([query, enhanced.length, hybrid[0]?.name]);
+    }
+    expect(got).toEqual(PARAPHRASES.map(([query, tool]) => [query, 0, tool]));
+  });
+
+  it('SkillSearchProcessor: a paraphrase found only by hybrid', async () => {
+    const skills = tempSkillsWorkspace(
+      EVERYDAY.map(([id, description]) => ({ name: id.replace(/_/g, '-'), description, body: `${description}.` })),
+    );
+    try {
+      const names = async (search: Record<string, unknown>, query: string) => {
+        const p = new SkillSearchProcessor({ workspace: skills.make(), search });
+        const { tools } = await step(p, { threadId: 'm' });
+        const out = (await call(tools.search_skills, { query })).results.map((r: any) => r.name);
+        p.dispose();
+        return out;
+      };
+      expect(await names({ mode: 'enhanced' }, 'will it rain tomorrow')).toEqual([]);
+      expect((await names({ mode: 'hybrid', model: REPO_MODEL }, 'will it rain tomorrow'))[0]).toBe('weather-forecast');
+    } finally {
+      skills.cleanup();
+    }
+  });
+});
+
 describe('hybrid options and model loading', () => {
   const make = (search: unknown) => new SkillSearchProcessor({ workspace: fx.make(), search: search as any });
 
