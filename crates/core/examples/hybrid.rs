@@ -293,6 +293,7 @@ fn main() {
     match mode {
         "sweep" => sweep(load_model(&path)),
         "speed" => speed(&path),
-        _ => quality(load_model(&path), Fusion::default()),
+        // `--share-cjk`: the weight interpolated by the CJK share instead of `any_cjk`
+        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), ..Fusion::default() }),
     }
 }

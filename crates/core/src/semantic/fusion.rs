@@ -5,10 +5,10 @@
 //! candidates (the `semantic_depth` closest documents; `floor` is the last one's cosine).
 //! Alternative (`relative: false`), reciprocal rank: `w / (k + rank)` from each ranking.
 //!
-//! Adaptive: the semantic weight depends on the query's script, moving from
-//! `semantic_latin` to `semantic_cjk` with the share of CJK characters in the query (the
-//! static model's signal strength differs by script; the weights are tuned on the dev
-//! halves with `examples/hybrid.rs sweep`). A query with no lexical match is ranked by the
+//! Adaptive: the semantic weight depends on the query's script: `semantic_cjk` for a query
+//! with any CJK character (`any_cjk`; else interpolated by the CJK share), `semantic_latin`
+//! otherwise. The static model's signal strength differs by script; the weights are tuned
+//! on the dev halves with `examples/hybrid.rs sweep`. A query with no lexical match is ranked by the
 //! semantic side alone (weight at least 1), so paraphrases still find something.
 //!
 //! Score: the fused value divided by its maximum (`w_lexical + w_semantic`, or that over
@@ -34,11 +34,14 @@ pub struct Fusion {
     /// Score-based instead of rank-based: lexical scores divided by the best one, cosines
     /// min-max scaled over the semantic candidates, each times its weight.
     pub relative: bool,
+    /// A query with any CJK character takes the CJK weight (instead of interpolating by
+    /// the CJK share; mixed-script requests such as "幫我開個 PR" are CJK requests).
+    pub any_cjk: bool,
 }
 
 impl Default for Fusion {
     fn default() -> Self {
-        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.5, semantic_cjk: 0.0, semantic_depth: 20, lexical_depth: 100, relative: true }
+        Self { k: 60.0, lexical: 1.0, semantic_latin: 0.5, semantic_cjk: 0.0, semantic_depth: 20, lexical_depth: 100, relative: true, any_cjk: true }
     }
 }
 
@@ -59,7 +62,10 @@ pub fn cjk_share(query: &str) -> f64 {
 impl Fusion {
     /// The semantic weight for `query`.
     pub fn semantic_weight(&self, query: &str) -> f64 {
-        let share = cjk_share(query);
+        let mut share = cjk_share(query);
+        if self.any_cjk && share > 0.0 {
+            share = 1.0;
+        }
         self.semantic_latin + (self.semantic_cjk - self.semantic_latin) * share
     }
 

@@ -237,7 +237,7 @@ fn top_k_breaks_ties_by_position() {
 
 #[test]
 fn fusion_weights_follow_the_query_script() {
-    let f = Fusion { semantic_latin: 0.2, semantic_cjk: 1.0, ..Fusion::default() };
+    let f = Fusion { semantic_latin: 0.2, semantic_cjk: 1.0, any_cjk: false, ..Fusion::default() };
     assert_eq!(fusion::cjk_share("weather"), 0.0);
     assert_eq!(fusion::cjk_share("天气"), 1.0);
     assert_eq!(fusion::cjk_share("PR 送審"), 0.5);
@@ -245,6 +245,10 @@ fn fusion_weights_follow_the_query_script() {
     assert!((f.semantic_weight("天气") - 1.0).abs() < 1e-12);
     assert!((f.semantic_weight("weather") - 0.2).abs() < 1e-12);
     assert!((f.semantic_weight("PR 送審") - 0.6).abs() < 1e-12);
+    // any CJK character: the CJK weight
+    let any = Fusion { any_cjk: true, ..f };
+    assert!((any.semantic_weight("PR 送審") - 1.0).abs() < 1e-12);
+    assert!((any.semantic_weight("open a PR") - 0.2).abs() < 1e-12);
 }
 
 #[test]
