@@ -31,7 +31,7 @@ function forceInlineBuild() {
   native.NativeToolCatalog = new Proxy(function InlineCatalog() {}, {
     get(_, prop) {
       if (prop === 'fromJoinedAsync') {
-        return (joined, count, enhanced, accept) => Catalog.fromJoined(joined, count, true, enhanced, accept);
+        return (bytes, length, count, enhanced, accept) => Catalog.fromJoined(bytes, length, count, true, enhanced, accept);
       }
       const value = Reflect.get(Catalog, prop);
       return typeof value === 'function' ? value.bind(Catalog) : value;
