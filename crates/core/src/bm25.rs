@@ -226,6 +226,9 @@ pub struct Bm25Index {
     sig: Vec<u128>,
     /// Per slot: [`saturation`] at tf 1 and `sat_avgdl`, for per-document score bounds.
     one_sat: Vec<f64>,
+    /// Per slot: whether some term occurs in it more than once (if not, every term it holds
+    /// scores exactly its tf-1 score at the slot's length).
+    repeats: Vec<bool>,
     /// Token count per slot (0 once removed).
     lens: Vec<u32>,
     postings: Vec<Vec<Posting>>,
@@ -274,6 +277,7 @@ impl Bm25Index {
             alive: Vec::new(),
             sig: Vec::new(),
             one_sat: Vec::new(),
+            repeats: Vec::new(),
             lens: Vec::new(),
             postings: Vec::new(),
             max_tf: Vec::new(),
@@ -333,13 +337,16 @@ impl Bm25Index {
         let mut shape_ids = HashMap::default();
         let mut fwd_start = Vec::with_capacity(docs + 1);
         let mut sig = Vec::with_capacity(docs);
+        let mut repeats = Vec::with_capacity(docs);
         fwd_start.push(0u32);
         let mut from = 0usize;
         for (slot, (&end, &len)) in ends.iter().zip(&lens).enumerate() {
             let norm = k1 * (1.0 - b + b * (f64::from(len) / sat_avgdl));
             let mut bits = 0u128;
+            let mut repeated = false;
             for pair in &mut fwd[from..end as usize] {
                 let (term, tf) = *pair;
+                repeated |= tf > 1;
                 let t = term as usize;
                 let shape = shape_id(&mut shapes, &mut shape_ids, tf, len);
                 postings[t].push(Posting { slot: slot as u32, shape });
@@ -353,6 +360,7 @@ impl Bm25Index {
             from = end as usize;
             fwd_start.push(end);
             sig.push(bits);
+            repeats.push(repeated);
         }
         let live = docs;
         let shape_sat = shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, sat_avgdl)).collect();
@@ -365,6 +373,7 @@ impl Bm25Index {
             alive: vec![true; live],
             sig,
             one_sat,
+            repeats,
             lens,
             postings,
             max_tf,
@@ -424,6 +433,7 @@ impl Bm25Index {
         self.fwd_start.push(self.fwd.len() as u32);
         self.sig.push(bits);
         self.one_sat.push(f64::NAN);
+        self.repeats.push(doc.counts.iter().any(|&(_, tf)| tf > 1));
         self.alive.push(true);
         self.total_len += u64::from(doc.len);
         self.live += 1;
@@ -811,18 +821,15 @@ impl Bm25Index {
         }
         // ...then each that can still reach it by the unread terms it may hold (its term
         // filter) at its own length is scored exactly; the threshold rises as they come.
-        // per unread term: its filter bits, its per-length scale, and its global bound
-        // (NaN: use the per-length one, exact for terms that only ever occur once per document)
-        // per unread term (highest bound first): its filter bits, its bound, and its scale
-        // at a document's own length (NaN unless the term only ever occurs once per
-        // document, where the score at the document's length is exact)
-        let unread: Vec<(u128, f64, f64)> = order[read..]
+        // Per unread term (highest bound first): its filter bits, its bound, its scale at a
+        // document's own length (NaN without the tf-1 table), and whether it only ever
+        // occurs once per document.
+        let unread: Vec<(u128, f64, f64, bool)> = order[read..]
             .iter()
             .map(|&i| {
                 let t = &terms[i];
-                let per_length = fast && self.max_tf[t.id as usize] == 1;
-                let scale = if per_length { t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN) } else { f64::NAN };
-                (term_bits(t.id), t.bound, scale)
+                let scale = if fast { t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN) } else { f64::NAN };
+                (term_bits(t.id), t.bound, scale, self.max_tf[t.id as usize] == 1)
             })
             .collect();
         let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
@@ -833,13 +840,15 @@ impl Bm25Index {
             }
             // Tighten the unread terms' bounds for this document, largest first, and drop
             // it as soon as it cannot make the top: a term its filter proves absent adds
-            // nothing, a once-per-document term adds its score at this document's length.
+            // nothing; a term that occurs once here (it never repeats, or nothing repeats in
+            // this document) adds exactly its score at this document's length.
             let sig = self.sig[d as usize];
             let one_sat = self.one_sat[d as usize];
-            for &(bits, term_bound, scale) in &unread {
+            let no_repeats = !self.repeats[d as usize];
+            for &(bits, term_bound, scale, once_only) in &unread {
                 if sig & bits != bits {
                     bound -= term_bound;
-                } else if !scale.is_nan() {
+                } else if !scale.is_nan() && (once_only || no_repeats) {
                     bound -= term_bound - scale * one_sat;
                 } else {
                     continue;
