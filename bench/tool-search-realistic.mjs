@@ -19,7 +19,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { median, percentile, printTable, time, rng } from './util.mjs';
+import { median, percentile, printTable, settle, time, rng } from './util.mjs';
 
 const DATA = new URL('../data/metatool/', import.meta.url);
 const jsonl = (name) =>
@@ -122,7 +122,7 @@ function hybridSearch() {
 }
 
 /** Construction including the (possibly off-thread) build: until the first step returns. */
-async function constructAndFirstStepMs(P, tools, runs, options = {}) {
+export async function constructAndFirstStepMs(P, tools, runs, options = {}) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
     global.gc?.();
@@ -252,14 +252,6 @@ export async function run({ quick = false } = {}) {
     rows.push({ name: 'RSS added by a 100,000-realistic-tool processor (MB)', reference_ms: NaN, native_ms: r.rssMB, ratio: NaN, unit: 'MB' });
   }
   return rows;
-}
-
-/** Collects garbage until the heap settles (V8 frees pages over a few cycles). */
-async function settle() {
-  for (let i = 0; i < 4; i++) {
-    global.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** 100,000 tools, in a fresh process so the RSS figure is this processor's alone. */

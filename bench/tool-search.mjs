@@ -7,7 +7,7 @@ import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
 import { ToolSearchProcessor as Native } from '../index.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { median, percentile, printTable, time, rng } from './util.mjs';
+import { median, percentile, printTable, settle, time, rng } from './util.mjs';
 import * as realistic from './tool-search-realistic.mjs';
 
 const VOCAB = (
@@ -53,34 +53,15 @@ async function searchP50(P, tools, qs, options = {}) {
   return { p50: median(samples), p95: percentile(samples, 95) };
 }
 
-async function constructMs(P, tools, runs, options = {}) {
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    // Collect the previous run's garbage first (when run with --expose-gc), so each sample
-    // measures one construction rather than whichever GC happens to fall inside it.
-    global.gc?.();
-    // Until the first step can run: ours builds a large catalog off the event loop after
-    // the constructor returns.
-    samples.push(
-      await time(async () => {
-        const p = new P({ tools, ...options });
-        await p.processInputStep(stepArgs());
-        p.dispose?.();
-      }),
-    );
-  }
-  return median(samples);
-}
-
 export async function run({ quick = false } = {}) {
   const rows = [];
 
-  // 10,000 tools: construction and search.
+  // 10,000 tools: construction (until the first step runs) and search.
   const n = 10_000;
   const tools10k = syntheticTools(n);
-  await constructMs(Native, tools10k, 2);
-  const refCtor = await constructMs(Reference, tools10k, quick ? 1 : 3);
-  const ourCtor = await constructMs(Native, tools10k, quick ? 3 : 7);
+  await realistic.constructAndFirstStepMs(Native, tools10k, 2);
+  const refCtor = await realistic.constructAndFirstStepMs(Reference, tools10k, quick ? 1 : 3);
+  const ourCtor = await realistic.constructAndFirstStepMs(Native, tools10k, quick ? 3 : 7);
   rows.push({ name: 'construct + first step, 10,000 tools', reference_ms: refCtor, native_ms: ourCtor, ratio: refCtor / ourCtor });
 
   const qs = queries(quick ? 40 : 200);
@@ -96,7 +77,7 @@ export async function run({ quick = false } = {}) {
     native_ms: ourEnhanced.p50,
     ratio: refSearch.p50 / ourEnhanced.p50,
   });
-  const enhancedCtor = await constructMs(Native, tools10k, quick ? 3 : 5, { search: { mode: 'enhanced' } });
+  const enhancedCtor = await realistic.constructAndFirstStepMs(Native, tools10k, quick ? 3 : 5, { search: { mode: 'enhanced' } });
   rows.push({ name: "construct + first step, 10,000 tools, mode 'enhanced'", reference_ms: refCtor, native_ms: enhancedCtor, ratio: refCtor / enhancedCtor });
 
   const filter = ({ toolName }) => toolName.length % 2 === 0;
@@ -151,14 +132,6 @@ export async function run({ quick = false } = {}) {
   // the floor rows, next to the synthetic ones.
   rows.push(...(await realistic.run({ quick })));
   return rows;
-}
-
-/** Collects garbage until the heap settles (V8 frees pages over a few cycles). */
-async function settle() {
-  for (let i = 0; i < 4; i++) {
-    global.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** The 100,000-tool measurement, run in its own process. */

@@ -18,6 +18,14 @@ export function percentile(xs, p) {
   return s[i];
 }
 
+/** Collects garbage until the heap settles (V8 frees pages over a few cycles; needs --expose-gc). */
+export async function settle() {
+  for (let i = 0; i < 4; i++) {
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Deterministic PRNG (mulberry32). */
 export function rng(seed) {
   return () => {
