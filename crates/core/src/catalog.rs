@@ -589,21 +589,7 @@ impl ToolCatalog {
     /// Enhanced ranking; minScore applies to the enhanced score, and search still returns
     /// only tools whose id is their name, as in compatible mode.
     fn search_enhanced(&self, index: &EnhancedIndex, query: &str, params: SearchParams) -> Vec<Hit> {
-        let walk = |ranked: &[(u32, f64)]| {
-            let mut hits = Vec::new();
-            for &(slot, score) in ranked {
-                if !above(score, params.min_score) {
-                    continue;
-                }
-                let doc_entry = &self.entries[self.slot_entry[slot as usize] as usize];
-                let Some(handle) = self.by_id(doc_entry.name()) else { continue };
-                hits.push(Hit { handle, doc_handle: doc_entry.handle, score });
-                if !params.inspect_all && hits.len() >= params.top_k {
-                    break;
-                }
-            }
-            hits
-        };
+        let walk = |ranked: &[(u32, f64)]| self.hits_from(ranked.iter().copied(), params);
         if params.inspect_all {
             return walk(&index.search(query));
         }
@@ -651,17 +637,21 @@ impl ToolCatalog {
         }
         boosted.sort_by(|a, b| b.score.total_cmp(&a.score));
 
+        self.hits_from(boosted.into_iter().map(|s| (s.slot, s.score)), params)
+    }
+
+    /// Ranked `(slot, score)` pairs as hits, in order: scores above `minScore`, documents
+    /// whose name is some tool's *id* (id-less tools never match, as in the reference), at
+    /// most `top_k` of them unless `inspect_all`.
+    fn hits_from(&self, ranked: impl IntoIterator<Item = (u32, f64)>, params: SearchParams) -> Vec<Hit> {
         let mut hits = Vec::new();
-        for scored in boosted {
-            if !above(scored.score, params.min_score) {
+        for (slot, score) in ranked {
+            if !above(score, params.min_score) {
                 continue;
             }
-            let doc_pos = self.slot_entry[scored.slot as usize] as usize;
-            let doc_entry = &self.entries[doc_pos];
-            let name = doc_entry.id.as_deref().unwrap_or(&doc_entry.key);
-            // Search returns only tools whose *id* is the name (id-less tools never match).
-            let Some(handle) = self.by_id(name) else { continue };
-            hits.push(Hit { handle, doc_handle: doc_entry.handle, score: scored.score });
+            let doc_entry = &self.entries[self.slot_entry[slot as usize] as usize];
+            let Some(handle) = self.by_id(doc_entry.name()) else { continue };
+            hits.push(Hit { handle, doc_handle: doc_entry.handle, score });
             if !params.inspect_all && hits.len() >= params.top_k {
                 break;
             }
@@ -781,19 +771,7 @@ impl ToolCatalog {
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
         let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k));
-        let mut hits = Vec::new();
-        for (slot, score) in fusion.fuse(query, &lexical, &semantic) {
-            if !above(score, params.min_score) {
-                continue;
-            }
-            let doc_entry = &self.entries[self.slot_entry[slot as usize] as usize];
-            let Some(handle) = self.by_id(doc_entry.name()) else { continue };
-            hits.push(Hit { handle, doc_handle: doc_entry.handle, score });
-            if !params.inspect_all && hits.len() >= params.top_k {
-                break;
-            }
-        }
-        hits
+        self.hits_from(fusion.fuse(query, &lexical, &semantic), params)
     }
 }
 
