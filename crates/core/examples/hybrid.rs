@@ -19,49 +19,11 @@ use mastra_native_core::semantic::{Fusion, StaticModel};
 
 #[path = "support/metatool.rs"]
 mod metatool;
+#[path = "support/metrics.rs"]
+mod metrics;
+use metrics::{header, Metrics};
 
 const LANGS: [&str; 5] = ["en", "zh-Hant", "zh-Hans", "ja", "ko"];
-
-#[derive(Default, Clone, Copy)]
-struct Metrics {
-    n: usize,
-    r1: f64,
-    r5: f64,
-    r10: f64,
-    mrr: f64,
-}
-
-impl Metrics {
-    fn add(&mut self, ranked: &[String], relevant: &[String]) {
-        let rel = |d: &String| relevant.contains(d);
-        let recall = |k: usize| ranked.iter().take(k).filter(|d| rel(d)).count() as f64 / relevant.len().max(1) as f64;
-        self.n += 1;
-        self.r1 += recall(1);
-        self.r5 += recall(5);
-        self.r10 += recall(10);
-        if let Some(p) = ranked.iter().take(10).position(rel) {
-            self.mrr += 1.0 / (p as f64 + 1.0);
-        }
-    }
-    fn merge(&mut self, o: &Metrics) {
-        self.n += o.n;
-        self.r1 += o.r1;
-        self.r5 += o.r5;
-        self.r10 += o.r10;
-        self.mrr += o.mrr;
-    }
-    fn r5(&self) -> f64 {
-        self.r5 / self.n.max(1) as f64
-    }
-    fn row(&self, label: &str) -> String {
-        let n = self.n.max(1) as f64;
-        format!("{label:<30} {:>5} {:>9.4} {:>9.4} {:>9.4} {:>9.4}", self.n, self.r1 / n, self.r5 / n, self.r10 / n, self.mrr / n)
-    }
-}
-
-fn header(first: &str) -> String {
-    format!("{first:<30} {:>5} {:>9} {:>9} {:>9} {:>9}", "n", "recall@1", "recall@5", "recall@10", "MRR@10")
-}
 
 struct Set {
     tools: Vec<(String, String)>,

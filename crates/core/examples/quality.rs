@@ -17,60 +17,14 @@ use mastra_native_core::enhanced::{EnhancedIndex, Field, FieldDoc, Tuning};
 
 #[path = "support/metatool.rs"]
 mod metatool;
+#[path = "support/metrics.rs"]
+mod metrics;
+use metrics::{header, Metrics};
 
 use metatool::{Query, Tool};
 
 fn load() -> (Vec<Tool>, Vec<Query>) {
     metatool::load()
-}
-
-// ---- metrics ----
-
-#[derive(Default, Clone, Copy)]
-struct Metrics {
-    n: usize,
-    r1: f64,
-    r5: f64,
-    r10: f64,
-    mrr: f64,
-    ndcg: f64,
-}
-
-impl Metrics {
-    fn add(&mut self, ranked: &[u32], relevant: &[u32]) {
-        let rel = |d: &u32| relevant.contains(d);
-        let recall = |k: usize| ranked.iter().take(k).filter(|d| rel(d)).count() as f64 / relevant.len().max(1) as f64;
-        self.n += 1;
-        self.r1 += recall(1);
-        self.r5 += recall(5);
-        self.r10 += recall(10);
-        if let Some(p) = ranked.iter().take(10).position(rel) {
-            self.mrr += 1.0 / (p as f64 + 1.0);
-        }
-        let dcg: f64 = ranked
-            .iter()
-            .take(10)
-            .enumerate()
-            .filter(|(_, d)| rel(d))
-            .map(|(i, _)| 1.0 / (i as f64 + 2.0).log2())
-            .sum();
-        let ideal: f64 = (0..relevant.len().min(10)).map(|i| 1.0 / (i as f64 + 2.0).log2()).sum();
-        if ideal > 0.0 {
-            self.ndcg += dcg / ideal;
-        }
-    }
-    fn row(&self, label: &str) -> String {
-        let n = self.n.max(1) as f64;
-        format!(
-            "{label:<28} {:>6}  {:>8.4}  {:>8.4}  {:>9.4}  {:>7.4}  {:>7.4}",
-            self.n,
-            self.r1 / n,
-            self.r5 / n,
-            self.r10 / n,
-            self.mrr / n,
-            self.ndcg / n
-        )
-    }
 }
 
 fn compat_catalog(tools: &[Tool]) -> ToolCatalog {
@@ -192,10 +146,7 @@ fn main() {
             (t2 - t1).as_secs_f64() * 1e3
         );
         println!("split by 0-based line index i: report = odd i, tune = even i");
-        println!(
-            "{:<28} {:>6}  {:>8}  {:>8}  {:>9}  {:>7}  {:>7}",
-            "mode / lines", "n", "recall@1", "recall@5", "recall@10", "MRR@10", "nDCG@10"
-        );
+        println!("{}", header("mode / lines"));
         println!("{}", m[0][1].row("compatible  odd (report)"));
         println!("{}", m[1][1].row("enhanced    odd (report)"));
         println!("{}", m[0][0].row("compatible  even (tune)"));
