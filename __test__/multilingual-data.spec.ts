@@ -163,7 +163,8 @@ describe('the checker catches broken data', () => {
       const keep = new Set(tools.filter((t) => t.lang !== 'ko').map((t) => t.id));
       tools.splice(0, tools.length, ...tools.filter((t) => keep.has(t.id)));
       const kept = queries.filter((q) => q.relevant.every((id: string) => keep.has(id)));
-      queries.splice(0, queries.length, ...kept);
+      // the set has more than 720 requests without its Korean tools: keep one too few
+      queries.splice(0, queries.length, ...kept.slice(0, 719));
     });
     expect(errs.some((e) => /^\d+ tools; at least 120 expected$/.test(e))).toBe(true);
     expect(errs.some((e) => /^\d+ requests; at least 720 expected$/.test(e))).toBe(true);
