@@ -217,18 +217,12 @@ pub struct Bm25Index {
     k1: f64,
     b: f64,
     /// The forward index: per slot, its (term, shape) pairs in first-occurrence order at
-    /// `fwd[fwd_start[slot]..fwd_start[slot + 1]]` (emptied when removed). Exact scores of
-    /// the few documents that can make the top are computed from it.
+    /// `fwd[meta[slot].fwd.0..meta[slot].fwd.1]`. Exact scores of the few documents that can
+    /// make the top are computed from it.
     fwd: Vec<(u32, u32)>,
-    fwd_start: Vec<u32>,
+    /// Per slot, what pruning reads about a candidate document, in one cache line.
+    meta: Vec<DocMeta>,
     alive: Vec<bool>,
-    /// Per slot: a two-bit-per-term filter of its terms (a clear bit proves a term absent).
-    sig: Vec<u128>,
-    /// Per slot: [`saturation`] at tf 1 and `sat_avgdl`, for per-document score bounds.
-    one_sat: Vec<f64>,
-    /// Per slot: whether some term occurs in it more than once (if not, every term it holds
-    /// scores exactly its tf-1 score at the slot's length).
-    repeats: Vec<bool>,
     /// Token count per slot (0 once removed).
     lens: Vec<u32>,
     postings: Vec<Vec<Posting>>,
@@ -254,6 +248,44 @@ pub struct Bm25Index {
     total_len: u64,
 }
 
+/// Per-slot facts [`Bm25Index::score_top`] reads for each candidate document, packed so a
+/// candidate costs one cache miss instead of one per array.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(32))]
+struct DocMeta {
+    /// A two-bit-per-term filter of its terms (a clear bit proves a term absent).
+    sig: u128,
+    /// [`saturation`] at `sat_avgdl` and the document's length, at tf 1 and at its largest
+    /// tf (equal when no term repeats in it), rounded up to f32 (they only bound scores);
+    /// NaN until known.
+    one_sat: f32,
+    top_sat: f32,
+    /// Its range in the forward index.
+    fwd: (u32, u32),
+}
+
+impl DocMeta {
+    fn new(sig: u128, one_sat: f64, top_sat: f64, fwd: (u32, u32)) -> Self {
+        Self { sig, one_sat: f32_at_least(one_sat), top_sat: f32_at_least(top_sat), fwd }
+    }
+}
+
+/// The smallest f32 not below `x` (NaN stays NaN).
+fn f32_at_least(x: f64) -> f32 {
+    let f = x as f32;
+    if f64::from(f) < x {
+        if f == 0.0 {
+            f32::from_bits(1)
+        } else if f > 0.0 {
+            f32::from_bits(f.to_bits() + 1)
+        } else {
+            f32::from_bits(f.to_bits() - 1)
+        }
+    } else {
+        f
+    }
+}
+
 /// A scored document: its slot and raw BM25 score.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scored {
@@ -273,11 +305,8 @@ impl Bm25Index {
             k1,
             b,
             fwd: Vec::new(),
-            fwd_start: vec![0],
+            meta: Vec::new(),
             alive: Vec::new(),
-            sig: Vec::new(),
-            one_sat: Vec::new(),
-            repeats: Vec::new(),
             lens: Vec::new(),
             postings: Vec::new(),
             max_tf: Vec::new(),
@@ -335,18 +364,15 @@ impl Bm25Index {
         let sat_avgdl = if docs == 0 { f64::NAN } else { total_len as f64 / docs as f64 };
         let mut shapes = Vec::new();
         let mut shape_ids = HashMap::default();
-        let mut fwd_start = Vec::with_capacity(docs + 1);
-        let mut sig = Vec::with_capacity(docs);
-        let mut repeats = Vec::with_capacity(docs);
-        fwd_start.push(0u32);
+        let mut meta = Vec::with_capacity(docs);
         let mut from = 0usize;
         for (slot, (&end, &len)) in ends.iter().zip(&lens).enumerate() {
             let norm = k1 * (1.0 - b + b * (f64::from(len) / sat_avgdl));
             let mut bits = 0u128;
-            let mut repeated = false;
+            let mut top_tf = 0u32;
             for pair in &mut fwd[from..end as usize] {
                 let (term, tf) = *pair;
-                repeated |= tf > 1;
+                top_tf = top_tf.max(tf);
                 let t = term as usize;
                 let shape = shape_id(&mut shapes, &mut shape_ids, tf, len);
                 postings[t].push(Posting { slot: slot as u32, shape });
@@ -357,23 +383,18 @@ impl Bm25Index {
                 let tf = f64::from(tf);
                 max_sat[t] = max_sat[t].max(tf / (tf + norm));
             }
+            let (one, top) = (saturation(1, len, k1, b, sat_avgdl), saturation(top_tf.max(1), len, k1, b, sat_avgdl));
+            meta.push(DocMeta::new(bits, one, top, (from as u32, end)));
             from = end as usize;
-            fwd_start.push(end);
-            sig.push(bits);
-            repeats.push(repeated);
         }
         let live = docs;
         let shape_sat = shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, sat_avgdl)).collect();
-        let one_sat = lens.iter().map(|&len| saturation(1, len, k1, b, sat_avgdl)).collect();
         Self {
             k1,
             b,
             fwd,
-            fwd_start,
+            meta,
             alive: vec![true; live],
-            sig,
-            one_sat,
-            repeats,
             lens,
             postings,
             max_tf,
@@ -402,7 +423,8 @@ impl Bm25Index {
     #[inline]
     fn forward(&self, slot: u32) -> &[(u32, u32)] {
         let s = slot as usize;
-        &self.fwd[self.fwd_start[s] as usize..self.fwd_start[s + 1] as usize]
+        let (from, to) = self.meta[s].fwd;
+        &self.fwd[from as usize..to as usize]
     }
 
     /// Number of slots (live or removed).
@@ -415,6 +437,7 @@ impl Bm25Index {
     pub fn add(&mut self, doc: TermCounts) -> u32 {
         let slot = self.slots() as u32;
         self.sat_avgdl = f64::NAN;
+        let from = self.fwd.len() as u32;
         let mut bits = 0u128;
         for &(term, tf) in &doc.counts {
             let t = term as usize;
@@ -430,10 +453,7 @@ impl Bm25Index {
             self.max_tf[t] = self.max_tf[t].max(tf);
             self.min_len[t] = self.min_len[t].min(doc.len);
         }
-        self.fwd_start.push(self.fwd.len() as u32);
-        self.sig.push(bits);
-        self.one_sat.push(f64::NAN);
-        self.repeats.push(doc.counts.iter().any(|&(_, tf)| tf > 1));
+        self.meta.push(DocMeta::new(bits, f64::NAN, f64::NAN, (from, self.fwd.len() as u32)));
         self.alive.push(true);
         self.total_len += u64::from(doc.len);
         self.live += 1;
@@ -447,7 +467,7 @@ impl Bm25Index {
         if !self.alive.get(s).copied().unwrap_or(false) {
             return;
         }
-        let (from, to) = (self.fwd_start[s] as usize, self.fwd_start[s + 1] as usize);
+        let (from, to) = (self.meta[s].fwd.0 as usize, self.meta[s].fwd.1 as usize);
         for i in from..to {
             let term = self.fwd[i].0;
             if let Some(list) = self.postings.get_mut(term as usize) {
@@ -842,14 +862,15 @@ impl Bm25Index {
             // it as soon as it cannot make the top: a term its filter proves absent adds
             // nothing; a term that occurs once here (it never repeats, or nothing repeats in
             // this document) adds exactly its score at this document's length.
-            let sig = self.sig[d as usize];
-            let one_sat = self.one_sat[d as usize];
-            let no_repeats = !self.repeats[d as usize];
+            let meta = &self.meta[d as usize];
+            let (sig, one_sat, top_sat) = (meta.sig, f64::from(meta.one_sat), f64::from(meta.top_sat));
             for &(bits, term_bound, scale, once_only) in &unread {
                 if sig & bits != bits {
                     bound -= term_bound;
-                } else if !scale.is_nan() && (once_only || no_repeats) {
-                    bound -= term_bound - scale * one_sat;
+                } else if !scale.is_nan() {
+                    // (at most its score at the document's largest tf; exactly the tf-1 one
+                    // when it never repeats)
+                    bound -= term_bound - (scale * if once_only { one_sat } else { top_sat }).min(term_bound);
                 } else {
                     continue;
                 }
@@ -914,7 +935,10 @@ impl Bm25Index {
         }
         let (k1, b) = (self.k1, self.b);
         self.shape_sat = self.shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, avgdl)).collect();
-        self.one_sat = self.lens.iter().map(|&len| saturation(1, len, k1, b, avgdl)).collect();
+        for (m, &len) in self.meta.iter_mut().zip(&self.lens) {
+            let top_tf = self.fwd[m.fwd.0 as usize..m.fwd.1 as usize].iter().map(|&(_, shape)| self.shapes[shape as usize].0).max().unwrap_or(1);
+            *m = DocMeta::new(m.sig, saturation(1, len, k1, b, avgdl), saturation(top_tf, len, k1, b, avgdl), m.fwd);
+        }
         self.sat_avgdl = avgdl;
         // max_sat is only a bound: recompute it for this average length too.
         self.max_sat.clear();
