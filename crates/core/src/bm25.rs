@@ -270,6 +270,11 @@ impl DocMeta {
     }
 }
 
+/// The largest f32 not above `x` (NaN stays NaN).
+fn f32_at_most(x: f64) -> f32 {
+    -f32_at_least(-x)
+}
+
 /// The smallest f32 not below `x` (NaN stays NaN).
 fn f32_at_least(x: f64) -> f32 {
     let f = x as f32;
@@ -759,11 +764,11 @@ impl Bm25Index {
         };
         // The `limit` best documents by partial score among those the first `read` lists
         // touched, scored exactly: `limit` documents score at least the lowest of them.
-        let leaders_theta = |read: usize, partial: &[f64], contrib: &mut [f64], query_term: &[u8]| -> f64 {
+        let leaders_theta = |read: usize, partial: &[f32], contrib: &mut [f64], query_term: &[u8]| -> f64 {
             let mut leaders: Vec<(f64, u32)> = Vec::with_capacity(limit + 1);
             for &i in &order[..read] {
                 for p in terms[i].list {
-                    let score = partial[p.slot as usize];
+                    let score = f64::from(partial[p.slot as usize]);
                     if leaders.len() == limit && score <= leaders[limit - 1].0 {
                         continue;
                     }
@@ -796,16 +801,17 @@ impl Bm25Index {
                 break;
             }
             let t = &terms[order[read]];
-            // (partial scores only guide pruning, so their rounding may differ from exact)
+            // (partial scores only guide pruning: f32, half the memory traffic, with
+            // PARTIAL_SLACK covering their rounding)
             let weight = t.idf * f64::from(t.mult);
             if fast {
                 for &p in t.list {
-                    partial[p.slot as usize] += weight * self.shape_sat[p.shape as usize];
+                    partial[p.slot as usize] += (weight * self.shape_sat[p.shape as usize]) as f32;
                 }
             } else {
                 for &p in t.list {
                     let (tf, len) = self.shapes[p.shape as usize];
-                    partial[p.slot as usize] += weight * saturation(tf, len, k1, b, avgdl);
+                    partial[p.slot as usize] += (weight * saturation(tf, len, k1, b, avgdl)) as f32;
                 }
             }
             touched_at_most += t.list.len();
@@ -822,8 +828,10 @@ impl Bm25Index {
             candidates.resize(read_postings, (0.0, 0));
         }
         let mut kept = 0usize;
-        // (at least the smallest positive score, so repeat visits never count)
-        let reach = (theta / (1.0 + BOUND_MARGIN) - rest[read]).max(f64::MIN_POSITIVE);
+        // A kept document's partial score (times 1 + PARTIAL_SLACK) plus the unread bounds
+        // can reach the threshold; at least the smallest positive f32, so repeat visits
+        // (which read 0) never count.
+        let reach = f32_at_most((theta / (1.0 + BOUND_MARGIN) - rest[read]) / (1.0 + PARTIAL_SLACK)).max(f32::from_bits(1));
         for &i in &order[..read] {
             for p in terms[i].list {
                 let partial_score = std::mem::take(&mut partial[p.slot as usize]);
@@ -854,7 +862,7 @@ impl Bm25Index {
             .collect();
         let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
         'candidates: for &(partial_score, d) in candidates.iter() {
-            let mut bound = partial_score + rest[read];
+            let mut bound = f64::from(partial_score) * (1.0 + PARTIAL_SLACK) + rest[read];
             if cannot(bound, theta) {
                 continue;
             }
@@ -970,6 +978,9 @@ const PRUNE_MIN_POSTINGS: usize = 4096;
 const MAX_THRESHOLDS: usize = 1;
 /// Relative slack on upper bounds, far above the rounding of a sum of a few hundred terms.
 const BOUND_MARGIN: f64 = 1e-9;
+/// Relative slack on f32 partial scores: a sum of at most `MAX_PRUNED_QUERY_TOKENS` f32
+/// roundings (2^-24 each, two per term) stays far below it.
+const PARTIAL_SLACK: f64 = 1e-4;
 
 /// A distinct query term during [`Bm25Index::score_top`].
 struct PruneTerm<'a> {
@@ -1014,13 +1025,13 @@ impl Ord for Ranked {
 #[derive(Default)]
 struct PruneScratch {
     /// partial scores by slot
-    partial: Vec<f64>,
+    partial: Vec<f32>,
     /// by term id: 1 + the term's index among the query's distinct terms, 0 = not in the query
     query_term: Vec<u8>,
     /// per distinct query term: its contribution to the document being scored exactly
     contrib: Vec<f64>,
     /// (partial score, slot) of the documents phase 2 considers
-    candidates: Vec<(f64, u32)>,
+    candidates: Vec<(f32, u32)>,
 }
 
 thread_local! {
