@@ -623,9 +623,12 @@ impl ToolCatalog {
             top_by_score(index.score(&terms), limit)
         };
         let token_pairs: Vec<[u64; 4]> = tokens.iter().map(|t| byte_pairs(t)).collect();
-        for hit in &mut boosted {
-            let entry = &self.entries[self.slot_entry[hit.slot as usize] as usize];
-            let name = lowercase(entry.name());
+        // The hits' names, gathered (and their first bytes read) before any is used: the
+        // loads are independent, so their cache misses overlap instead of queueing.
+        let names: Vec<&str> = boosted.iter().map(|hit| self.entries[self.slot_entry[hit.slot as usize] as usize].name()).collect();
+        std::hint::black_box(names.iter().fold(0u8, |acc, name| acc ^ name.as_bytes().first().copied().unwrap_or(0)));
+        for (hit, name) in boosted.iter_mut().zip(names) {
+            let name = lowercase(name);
             let name_pairs = byte_pairs(&name);
             for (token, pairs) in tokens.iter().zip(&token_pairs) {
                 if *name == **token {
