@@ -6,7 +6,10 @@
 //! PATH defaults to packages/model-multilingual/model.bin. Splits as in bench/quality.mjs:
 //! MetaTool lines by 0-based index (even = tune, odd = report); multilingual by `split`
 //! (dev = tune, test = report). topK 10, minScore 0; recall@k = |relevant ∩ top-k| / |relevant|.
-//! `sweep` grid-searches the fusion knobs on the dev halves only and prints the best.
+//! `quality` also splits each language's recall@5 into same-language requests (a relevant tool
+//! is described in the request's language) and cross-language ones.
+//! `sweep` grid-searches the fusion knobs on the dev halves only and prints the best; it
+//! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
 //! `speed` times model load, build (enhanced vs hybrid) and search p50 at 10,000 replicated
 //! MetaTool tools (the catalog of bench/tool-search-realistic.mjs).
 
@@ -15,7 +18,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
-use mastra_native_core::semantic::{Fusion, StaticModel};
+use mastra_native_core::semantic::{self, DocVectors, Fusion, SemanticDocs, StaticModel};
 
 #[path = "support/metatool.rs"]
 mod metatool;
@@ -27,7 +30,8 @@ const LANGS: [&str; 5] = ["en", "zh-Hant", "zh-Hans", "ja", "ko"];
 
 struct Set {
     tools: Vec<(String, String)>,
-    /// (query, relevant, group): group = "even"/"odd" or "<split> <lang>"
+    /// (query, relevant, group): group = "even"/"odd" (MetaTool) or "<split> <lang> <same|cross>"
+    /// (multilingual; `same` when a relevant tool is described in the request's language)
     queries: Vec<(String, Vec<String>, String)>,
 }
 
@@ -54,19 +58,31 @@ fn metatool_set() -> Set {
 }
 
 fn multilingual_set() -> Set {
-    let tools = jsonl("multilingual/tools.jsonl")
-        .into_iter()
-        .map(|v| (v["id"].as_str().unwrap().to_owned(), v["description"].as_str().unwrap_or("").to_owned()))
-        .collect();
+    let tool_rows = jsonl("multilingual/tools.jsonl");
+    let tool_lang: HashMap<&str, &str> = tool_rows.iter().map(|v| (v["id"].as_str().unwrap(), v["lang"].as_str().unwrap())).collect();
     let queries = jsonl("multilingual/queries.jsonl")
         .into_iter()
         .map(|v| {
-            let relevant = v["relevant"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_owned()).collect();
-            let group = format!("{} {}", v["split"].as_str().unwrap(), v["lang"].as_str().unwrap());
+            let relevant: Vec<String> = v["relevant"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_owned()).collect();
+            let lang = v["lang"].as_str().unwrap();
+            let same = relevant.iter().any(|id| tool_lang[id.as_str()] == lang);
+            let group = format!("{} {lang} {}", v["split"].as_str().unwrap(), if same { "same" } else { "cross" });
             (v["query"].as_str().unwrap().to_owned(), relevant, group)
         })
         .collect();
+    let tools = tool_rows
+        .iter()
+        .map(|v| (v["id"].as_str().unwrap().to_owned(), v["description"].as_str().unwrap_or("").to_owned()))
+        .collect();
     Set { tools, queries }
+}
+
+/// Whether multilingual group `g` ("<split> <lang> <same|cross>") is in `split`, in `lang`
+/// ("all", "CJK" or a language) and of `kind` ("any", "same" or "cross").
+fn in_group(g: &str, split: &str, lang: &str, kind: &str) -> bool {
+    let mut parts = g.split(' ');
+    let (Some(s), Some(l), Some(k)) = (parts.next(), parts.next(), parts.next()) else { return false };
+    s == split && (lang == "all" || l == lang || (lang == "CJK" && l != "en")) && (kind == "any" || k == kind)
 }
 
 fn entries(tools: &[(String, String)]) -> Vec<ToolEntry> {
@@ -77,6 +93,11 @@ fn entries(tools: &[(String, String)]) -> Vec<ToolEntry> {
         .collect()
 }
 
+/// The catalog's top 10 for query `i` (tool indices).
+fn top10(set: &Set, catalog: &ToolCatalog, i: usize) -> Vec<u32> {
+    catalog.search(&set.queries[i].0, SearchParams { top_k: 10, min_score: 0.0, inspect_all: false }).iter().map(|h| h.handle).collect()
+}
+
 /// Metrics per group.
 fn evaluate(set: &Set, catalog: &ToolCatalog) -> HashMap<String, Metrics> {
     let params = SearchParams { top_k: 10, min_score: 0.0, inspect_all: false };
@@ -84,6 +105,52 @@ fn evaluate(set: &Set, catalog: &ToolCatalog) -> HashMap<String, Metrics> {
     for (q, relevant, group) in &set.queries {
         let names: Vec<String> = catalog.search(q, params).iter().map(|h| set.tools[h.handle as usize].0.clone()).collect();
         out.entry(group.clone()).or_default().add(&names, relevant);
+    }
+    out
+}
+
+/// Deepest semantic candidate list `sweep` tries.
+const MAX_SEMANTIC_DEPTH: usize = 50;
+
+/// One query's fusion inputs, computed once: the enhanced ranking (tool index, score) to the
+/// default lexical depth, the closest tools (tool index, cosine) to [`MAX_SEMANTIC_DEPTH`],
+/// and the relevant tools' indices. Fusing them again is what the hybrid catalog does
+/// (`quality` checks that), so `sweep` tries a fusion without searching again.
+struct Inputs {
+    lexical: Vec<(u32, f64)>,
+    semantic: Vec<(u32, f32)>,
+    relevant: Vec<u32>,
+}
+
+fn fusion_inputs(set: &Set, model: &Arc<StaticModel>) -> Vec<Inputs> {
+    let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
+    let texts: Vec<String> = set.tools.iter().map(|(id, d)| semantic::tool_text(id, d)).collect();
+    let docs = SemanticDocs { model: model.clone(), vectors: DocVectors::build_many(model, &texts) };
+    let index: HashMap<&str, u32> = set.tools.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i as u32)).collect();
+    let params = SearchParams { top_k: Fusion::default().lexical_depth, min_score: 0.0, inspect_all: false };
+    set.queries
+        .iter()
+        .map(|(q, relevant, _)| Inputs {
+            lexical: enhanced.search(q, params).iter().map(|h| (h.handle, h.score)).collect(),
+            semantic: docs.top(q, MAX_SEMANTIC_DEPTH),
+            relevant: relevant.iter().map(|id| index[id.as_str()]).collect(),
+        })
+        .collect()
+}
+
+/// `fusion`'s top 10 for query `i`, as the hybrid catalog cuts its inputs.
+fn fused_top10(set: &Set, inputs: &[Inputs], i: usize, fusion: &Fusion) -> Vec<u32> {
+    let x = &inputs[i];
+    let lexical = &x.lexical[..fusion.lexical_depth.max(10).min(x.lexical.len())];
+    let semantic = &x.semantic[..fusion.semantic_depth.max(10).min(x.semantic.len())];
+    fusion.fuse(&set.queries[i].0, lexical, semantic).into_iter().take(10).map(|(doc, _)| doc).collect()
+}
+
+/// Metrics per group of `fusion` over precomputed inputs.
+fn evaluate_fused(set: &Set, inputs: &[Inputs], fusion: &Fusion) -> HashMap<String, Metrics> {
+    let mut out: HashMap<String, Metrics> = HashMap::new();
+    for (i, (_, _, group)) in set.queries.iter().enumerate() {
+        out.entry(group.clone()).or_default().add(&fused_top10(set, inputs, i, fusion), &inputs[i].relevant);
     }
     out
 }
@@ -116,6 +183,9 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
         hybrid.set_fusion(Fusion { lexical: 0.0, semantic_latin: 1.0, semantic_cjk: 1.0, semantic_depth: 10, ..fusion });
         let semantic = evaluate(set, &hybrid);
         hybrid.set_fusion(fusion);
+        let inputs = fusion_inputs(set, &model);
+        let differ = (0..set.queries.len()).filter(|&i| top10(set, &hybrid, i) != fused_top10(set, &inputs, i, &fusion)).count();
+        eprintln!("{name}: replaying the fusion on precomputed inputs differs from the hybrid catalog on {differ} of {} queries", set.queries.len());
         rows.push((name, evaluate(set, &enhanced), evaluate(set, &hybrid), semantic));
     }
     println!("{fusion:?}");
@@ -131,69 +201,89 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
     for split in ["dev", "test"] {
         println!("\nsplit {split}\n{}", header("lang / config"));
         for lang in LANGS.iter().copied().chain(["all", "CJK"]) {
-            let f = |g: &str| {
-                let (s, l) = g.split_once(' ').unwrap();
-                s == split && (lang == "all" || l == lang || (lang == "CJK" && l != "en"))
-            };
+            let f = |g: &str| in_group(g, split, lang, "any");
             println!("{}", pick(e, f).row(&format!("{lang:<8} enhanced")));
             println!("{}", pick(h, f).row(&format!("{lang:<8} hybrid")));
             println!("{}", pick(sem, f).row(&format!("{lang:<8} semantic only")));
         }
+        // Same language: a relevant tool is described in the request's language; cross: none is.
+        println!(
+            "\nsplit {split}, recall@5 by request/tool language\n{:<8} {:>5} {:>9} {:>9} {:>9} {:>5} {:>9} {:>9} {:>9}",
+            "lang", "n", "same enh", "same hyb", "same sem", "n", "cross enh", "cross hyb", "cross sem"
+        );
+        for lang in LANGS.iter().copied().chain(["all", "CJK"]) {
+            let [same, cross] = ["same", "cross"].map(|kind| {
+                let f = |g: &str| in_group(g, split, lang, kind);
+                (pick(e, f).n, pick(e, f).r5(), pick(h, f).r5(), pick(sem, f).r5())
+            });
+            println!(
+                "{lang:<8} {:>5} {:>9.4} {:>9.4} {:>9.4} {:>5} {:>9.4} {:>9.4} {:>9.4}",
+                same.0, same.1, same.2, same.3, cross.0, cross.1, cross.2, cross.3
+            );
+        }
     }
 }
 
-/// Dev-only grid search; the objective is the dev multilingual recall@5 (overall and the
-/// worst CJK language) with no dev group falling below enhanced.
+/// Dev-only grid search over precomputed inputs. Per fusion: MetaTool even recall@5, the
+/// multilingual dev recall@5 per language, CJK same- and cross-language, and the worst drop
+/// against enhanced over those groups but CJK cross-language ("regress"). Ranked by no drop
+/// beyond 0.005, then the sum of MetaTool, CJK same-language and multilingual dev recall@5.
 fn sweep(model: Arc<StaticModel>) {
     let mt = metatool_set();
     let ml = multilingual_set();
-    let dev = |g: &str| g == "even" || g.starts_with("dev ");
-    let enhanced_mt = evaluate(&mt, &ToolCatalog::build_enhanced(entries(&mt.tools), vec![]));
-    let enhanced_ml = evaluate(&ml, &ToolCatalog::build_enhanced(entries(&ml.tools), vec![]));
-    let mut hybrid_mt = ToolCatalog::build_hybrid(entries(&mt.tools), vec![], model.clone());
-    let mut hybrid_ml = ToolCatalog::build_hybrid(entries(&ml.tools), vec![], model.clone());
-    let base_mt = pick(&enhanced_mt, |g| g == "even").r5();
-    let base_lang: Vec<f64> = LANGS.iter().map(|l| pick(&enhanced_ml, |g| g == format!("dev {l}")).r5()).collect();
-    println!("enhanced dev: MetaTool even r@5 {base_mt:.4}; multilingual {:?}", base_lang);
-    let mut results = Vec::new();
+    let (mt_in, ml_in) = (fusion_inputs(&mt, &model), fusion_inputs(&ml, &model));
+    let scores = |mt_m: &HashMap<String, Metrics>, ml_m: &HashMap<String, Metrics>| {
+        let mut v = vec![pick(mt_m, |g| g == "even").r5()];
+        v.extend(LANGS.iter().map(|l| pick(ml_m, |g| in_group(g, "dev", l, "any")).r5()));
+        v.push(pick(ml_m, |g| in_group(g, "dev", "CJK", "same")).r5());
+        v.push(pick(ml_m, |g| in_group(g, "dev", "CJK", "cross")).r5());
+        v.push(pick(ml_m, |g| in_group(g, "dev", "all", "any")).r5());
+        v
+    };
+    // scores: [MT even, en, zh-Hant, zh-Hans, ja, ko, CJK same, CJK cross, all]
+    let base = scores(
+        &evaluate(&mt, &ToolCatalog::build_enhanced(entries(&mt.tools), vec![])),
+        &evaluate(&ml, &ToolCatalog::build_enhanced(entries(&ml.tools), vec![])),
+    );
+    let fmt = |v: &[f64]| v.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>().join(" ");
+    println!("columns: MT-even en zh-Hant zh-Hans ja ko CJK-same CJK-cross ml-all (dev recall@5)");
+    println!("enhanced: {}", fmt(&base));
     let mut grid = Vec::new();
     for k in [10.0, 60.0] {
         for latin in [0.0, 0.1, 0.3] {
             for cjk in [0.3, 0.5, 1.0] {
-                grid.push(Fusion { k, semantic_latin: latin, semantic_cjk: cjk, ..Fusion::default() });
+                grid.push(Fusion { k, semantic_latin: latin, semantic_cjk: cjk, relative: false, ..Fusion::default() });
             }
         }
     }
-    for latin in [0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0] {
-        for cjk in [0.0, 0.1, 0.2, 0.3, 0.5, 1.0] {
-            for depth in [10, 20, 50] {
-                grid.push(Fusion { relative: true, semantic_latin: latin, semantic_cjk: cjk, semantic_depth: depth, ..Fusion::default() });
+    for latin in [0.2, 0.3, 0.5, 0.7] {
+        for cjk in [0.1, 0.15, 0.2, 0.3, 0.5] {
+            for depth in [10, 20, 30] {
+                for spread in [0.0, 0.2, 0.3, 0.4, 0.6] {
+                    for lexical_floor in [0.0, 10.0, 20.0, 30.0, 40.0, 60.0] {
+                        grid.push(Fusion { semantic_latin: latin, semantic_cjk: cjk, semantic_depth: depth, semantic_spread: spread, lexical_floor, ..Fusion::default() });
+                    }
+                }
             }
         }
     }
-    {
-        {
-            for fusion in grid {
-                let Fusion { k, semantic_latin: latin, semantic_cjk: cjk, .. } = fusion;
-                hybrid_mt.set_fusion(fusion);
-                hybrid_ml.set_fusion(fusion);
-                let mt_m = evaluate(&mt, &hybrid_mt);
-                let ml_m = evaluate(&ml, &hybrid_ml);
-                let mt_r5 = pick(&mt_m, |g| g == "even").r5();
-                let langs: Vec<f64> = LANGS.iter().map(|l| pick(&ml_m, |g| g == format!("dev {l}")).r5()).collect();
-                let all = pick(&ml_m, dev).r5();
-                let worst_cjk = langs[1..].iter().copied().fold(1.0, f64::min);
-                let regress = (mt_r5 - base_mt).min(langs.iter().zip(&base_lang).map(|(a, b)| a - b).fold(0.0, f64::min));
-                println!("{} k {k:>4} latin {latin:.1} cjk {cjk:.1} depth {}: MT {mt_r5:.4} ml {all:.4} worstCJK {worst_cjk:.4} langs {:?} regress {regress:+.4}", if fusion.relative { "rel" } else { "rrf" }, fusion.semantic_depth, langs.iter().map(|x| (x * 1e4).round() / 1e4).collect::<Vec<_>>());
-                results.push((fusion, all, worst_cjk, regress, mt_r5));
-            }
-        }
+    let mut results = Vec::new();
+    for fusion in grid {
+        let v = scores(&evaluate_fused(&mt, &mt_in, &fusion), &evaluate_fused(&ml, &ml_in, &fusion));
+        // every dev group but CJK cross (its languages are in the per-language columns)
+        let regress = v.iter().zip(&base).enumerate().filter(|(i, _)| *i != 7).map(|(_, (a, b))| a - b).fold(0.0, f64::min);
+        results.push((fusion, v, regress));
     }
-    results.sort_by(|a, b| (b.3 >= -0.005).cmp(&(a.3 >= -0.005)).then(b.1.total_cmp(&a.1)));
-    println!("\nbest (no dev regression beyond 0.005, then multilingual dev r@5):");
-    for r in results.iter().take(8) {
-        println!("{:?} ml {:.4} worstCJK {:.4} regress {:+.4} MT {:.4}", r.0, r.1, r.2, r.3, r.4);
-    }
+    let key = |r: &(Fusion, Vec<f64>, f64)| r.1[0] + r.1[6] + r.1[8];
+    results.sort_by(|a, b| (b.2 >= -0.005).cmp(&(a.2 >= -0.005)).then(key(b).total_cmp(&key(a))));
+    println!("\nbest (no dev drop beyond 0.005 against enhanced, then MT-even + CJK-same + ml-all):");
+    let show = |(f, v, regress): &(Fusion, Vec<f64>, f64)| {
+        let kind = if f.relative { format!("rel spread {:.2} floor {:>2}", f.semantic_spread, f.lexical_floor) } else { format!("rrf k {}", f.k) };
+        println!("{kind} latin {:.1} cjk {:.1} depth {:>2}: {} regress {regress:+.4}", f.semantic_latin, f.semantic_cjk, f.semantic_depth, fmt(v));
+    };
+    results.iter().take(12).for_each(show);
+    println!("\nbest without the spread rule:");
+    results.iter().filter(|r| r.0.semantic_spread == 0.0).take(5).for_each(show);
 }
 
 fn speed(path: &str) {

@@ -428,7 +428,7 @@ mod skills {
 
 #[test]
 fn relative_fusion_scales_scores_and_stays_in_unit_range() {
-    let f = Fusion { relative: true, semantic_latin: 0.5, semantic_cjk: 1.0, semantic_depth: 50, ..Fusion::default() };
+    let f = Fusion { relative: true, semantic_latin: 0.5, semantic_cjk: 1.0, semantic_depth: 50, semantic_spread: 0.0, lexical_floor: 0.0, ..Fusion::default() };
     let lexical = [(7, 10.0), (3, 5.0)];
     let semantic = [(3, 0.9), (5, 0.5), (7, 0.1)];
     // Latin: 7 = 1/1.5 (lexical only, semantic floor); 3 = (0.5 + 0.5)/1.5; 5 = 0.25/1.5
@@ -451,5 +451,58 @@ fn without_lexical_hits_the_semantic_ranking_stands_alone_even_at_weight_zero() 
         assert_eq!(only.iter().map(|h| h.0).collect::<Vec<_>>()[..2], [3, 5], "relative {relative}");
         // with lexical hits, weight 0 leaves the lexical ranking alone
         assert_eq!(f.fuse("天气", &[(9, 2.0)], &semantic).iter().map(|h| h.0).collect::<Vec<_>>(), [9]);
+    }
+}
+
+fn order(fused: &[(u32, f64)]) -> Vec<u32> {
+    fused.iter().map(|h| h.0).collect()
+}
+
+#[test]
+fn a_weak_lexical_match_leaves_room_for_the_semantic_side() {
+    let f = Fusion { semantic_latin: 0.5, semantic_spread: 0.0, lexical_floor: 0.0, ..Fusion::default() };
+    let semantic = [(2, 0.9), (1, 0.5), (3, 0.1)];
+    // min-max: doc 1 = 1 + 0.5 * 0.4 / 0.8 = 1.25 beats doc 2 = 0.5
+    assert_eq!(order(&f.fuse("weather", &[(1, 2.0)], &semantic)), [1, 2]);
+    // floor 10: doc 1 = 2 / 10 + 0.25 = 0.45 < doc 2 = 0.5
+    let floored = Fusion { lexical_floor: 10.0, ..f };
+    let fused = floored.fuse("weather", &[(1, 2.0)], &semantic);
+    assert_eq!(order(&fused), [2, 1]);
+    assert!((fused[0].1 - 0.5 / 1.5).abs() < 1e-6 && (fused[1].1 - 0.45 / 1.5).abs() < 1e-6);
+    // a best score at or above the floor is the min-max blend again
+    assert_eq!(floored.fuse("weather", &[(1, 20.0)], &semantic), f.fuse("weather", &[(1, 20.0)], &semantic));
+}
+
+#[test]
+fn a_flat_semantic_ranking_adds_less_than_its_weight() {
+    let f = Fusion { semantic_latin: 0.5, semantic_spread: 0.0, lexical_floor: 0.0, ..Fusion::default() };
+    let lexical = [(1, 10.0), (2, 9.0)];
+    let flat = [(2, 0.52), (1, 0.50), (3, 0.49)];
+    // min-max: doc 2 = 0.9 + 0.5 = 1.4 beats doc 1 = 1 + 0.5 / 3 (doc 3, at the floor, adds nothing)
+    assert_eq!(order(&f.fuse("weather", &lexical, &flat)), [2, 1]);
+    // spread 0.2: doc 2 = 0.9 + 0.5 * 0.03 / 0.2 = 0.975 < doc 1 = 1 + 0.5 * 0.01 / 0.2 = 1.025
+    let unsure = Fusion { semantic_spread: 0.2, ..f };
+    let fused = unsure.fuse("weather", &lexical, &flat);
+    assert_eq!(order(&fused), [1, 2]);
+    assert!((fused[0].1 - 1.025 / 1.5).abs() < 1e-6, "{fused:?}");
+    // a ranking that spreads more than 0.2 is min-max scaled as before
+    let sure = [(2, 0.9), (1, 0.5), (3, 0.4)];
+    assert_eq!(unsure.fuse("weather", &lexical, &sure), f.fuse("weather", &lexical, &sure));
+    // alone, the semantic side keeps its order however flat it is
+    assert_eq!(order(&unsure.fuse("weather", &[], &flat))[..2], [2, 1]);
+}
+
+#[test]
+fn default_fusion_scores_stay_in_unit_range() {
+    let f = Fusion::default();
+    let lexical = [(1, 55.0), (2, 7.0), (4, 0.5)];
+    let semantic = [(2, 0.8), (3, 0.7), (1, 0.65), (5, 0.6)];
+    for query in ["weather", "天气", "PR 送審"] {
+        for lex in [&lexical[..], &lexical[1..], &[]] {
+            let fused = f.fuse(query, lex, &semantic);
+            assert!(!fused.is_empty());
+            assert!(fused.iter().all(|h| h.1 > 0.0 && h.1 <= 1.0), "{query} {fused:?}");
+            assert!(fused.windows(2).all(|w| w[0].1 >= w[1].1));
+        }
     }
 }
