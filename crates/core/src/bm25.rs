@@ -841,11 +841,16 @@ impl Bm25Index {
         }
         let mut candidates_all = candidates;
         let candidates = &mut candidates_all[..kept];
-        // ...the threshold from the best of them by partial score, scored exactly...
+        // ...the best of them by partial score, scored exactly, start the result and set
+        // the threshold...
+        let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
+        let mut rest_start = 0;
         if candidates.len() > limit {
             let (leaders, _, _) = candidates.select_nth_unstable_by(limit, |a, b| b.0.total_cmp(&a.0));
-            let lowest = leaders.iter().map(|&(_, d)| exact(d, contrib, query_term).score).fold(f64::INFINITY, f64::min);
-            theta = theta.max(lowest * (1.0 - BOUND_MARGIN));
+            best.extend(leaders.iter().map(|&(_, d)| exact(d, contrib, query_term)));
+            best.sort_unstable();
+            theta = theta.max(best[limit - 1].score * (1.0 - BOUND_MARGIN));
+            rest_start = limit;
         }
         // ...then each that can still reach it by the unread terms it may hold (its term
         // filter) at its own length is scored exactly; the threshold rises as they come.
@@ -860,8 +865,8 @@ impl Bm25Index {
                 (term_bits(t.id), t.bound, scale, self.max_tf[t.id as usize] == 1)
             })
             .collect();
-        let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
-        'candidates: for &(partial_score, d) in candidates.iter() {
+        // (the leaders are in `best` already)
+        'candidates: for &(partial_score, d) in candidates[rest_start..].iter() {
             let mut bound = f64::from(partial_score) * (1.0 + PARTIAL_SLACK) + rest[read];
             if cannot(bound, theta) {
                 continue;
