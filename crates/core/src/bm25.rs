@@ -762,11 +762,15 @@ impl Bm25Index {
             }
             Ranked { score, first, slot: d }
         };
-        // The `limit` best documents by partial score among those the first `read` lists
-        // touched, scored exactly: `limit` documents score at least the lowest of them.
-        let leaders_theta = |read: usize, partial: &[f32], contrib: &mut [f64], query_term: &[u8]| -> f64 {
+        // The result so far: exactly scored documents, best first, distinct. Once it holds
+        // `limit`, `limit` documents score at least its last, which sets the threshold.
+        let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
+        let threshold = |best: &[Ranked]| if best.len() == limit { best[limit - 1].score * (1.0 - BOUND_MARGIN) } else { f64::NEG_INFINITY };
+        // Offers the `limit` best documents by partial score among those the lists
+        // `order[..lists]` touched, scored exactly, to the result.
+        let offer_leaders = |lists: usize, partial: &[f32], contrib: &mut [f64], query_term: &[u8], best: &mut Vec<Ranked>| {
             let mut leaders: Vec<(f64, u32)> = Vec::with_capacity(limit + 1);
-            for &i in &order[..read] {
+            for &i in &order[..lists] {
                 for p in terms[i].list {
                     let score = f64::from(partial[p.slot as usize]);
                     if leaders.len() == limit && score <= leaders[limit - 1].0 {
@@ -780,11 +784,11 @@ impl Bm25Index {
                     leaders.truncate(limit);
                 }
             }
-            if leaders.len() < limit {
-                return f64::NEG_INFINITY;
+            for &(_, d) in &leaders {
+                if !best.iter().any(|b| b.slot == d) {
+                    offer(best, limit, exact(d, contrib, query_term));
+                }
             }
-            let lowest = leaders.iter().map(|&(_, d)| exact(d, contrib, query_term).score).fold(f64::INFINITY, f64::min);
-            lowest * (1.0 - BOUND_MARGIN)
         };
         // Phase 1: whole lists, highest bounds first, until documents in none of the read
         // lists cannot make the top. The threshold is re-taken a few times while reading.
@@ -795,7 +799,8 @@ impl Bm25Index {
         while read < order.len() {
             if touched_at_most >= limit && !cannot(rest[read], theta) && thresholds < MAX_THRESHOLDS {
                 thresholds += 1;
-                theta = theta.max(leaders_theta(read, partial, contrib, query_term));
+                offer_leaders(read, partial, contrib, query_term, &mut best);
+                theta = theta.max(threshold(&best));
             }
             if cannot(rest[read], theta) {
                 break;
@@ -822,6 +827,19 @@ impl Bm25Index {
         // (Branch-free: a repeat visit reads 0, and 0 + the unread bounds cannot make it,
         // or phase 1 would not have stopped.)
         let read_postings: usize = order[..read].iter().map(|&i| terms[i].list.len()).sum();
+        // The best documents by partial score are almost always in the first (highest
+        // bound, usually shortest) lists: their leaders, scored exactly, raise the threshold
+        // before the touched documents are collected, so far fewer are kept.
+        let mut lists = 1usize;
+        let mut leader_postings = terms[order[0]].list.len();
+        while lists < read && leader_postings + terms[order[lists]].list.len() <= read_postings / LEADER_SHARE {
+            leader_postings += terms[order[lists]].list.len();
+            lists += 1;
+        }
+        if read > 0 {
+            offer_leaders(lists.min(read), partial, contrib, query_term, &mut best);
+            theta = theta.max(threshold(&best));
+        }
         // (reused across searches: only ever grown, every kept entry is written first)
         let mut candidates = std::mem::take(candidates_scratch);
         if candidates.len() < read_postings {
@@ -841,16 +859,15 @@ impl Bm25Index {
         }
         let mut candidates_all = candidates;
         let candidates = &mut candidates_all[..kept];
-        // ...the best of them by partial score, scored exactly, start the result and set
-        // the threshold...
-        let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
-        let mut rest_start = 0;
+        // ...the best of them by partial score, scored exactly, raise the threshold...
         if candidates.len() > limit {
             let (leaders, _, _) = candidates.select_nth_unstable_by(limit, |a, b| b.0.total_cmp(&a.0));
-            best.extend(leaders.iter().map(|&(_, d)| exact(d, contrib, query_term)));
-            best.sort_unstable();
-            theta = theta.max(best[limit - 1].score * (1.0 - BOUND_MARGIN));
-            rest_start = limit;
+            for &(_, d) in leaders.iter() {
+                if !best.iter().any(|b| b.slot == d) {
+                    offer(&mut best, limit, exact(d, contrib, query_term));
+                }
+            }
+            theta = theta.max(threshold(&best));
         }
         // ...then each that can still reach it by the unread terms it may hold (its term
         // filter) at its own length is scored exactly; the threshold rises as they come.
@@ -865,8 +882,7 @@ impl Bm25Index {
                 (term_bits(t.id), t.bound, scale, self.max_tf[t.id as usize] == 1)
             })
             .collect();
-        // (the leaders are in `best` already)
-        'candidates: for &(partial_score, d) in candidates[rest_start..].iter() {
+        'candidates: for &(partial_score, d) in candidates.iter() {
             let mut bound = f64::from(partial_score) * (1.0 + PARTIAL_SLACK) + rest[read];
             if cannot(bound, theta) {
                 continue;
@@ -891,16 +907,11 @@ impl Bm25Index {
                     continue 'candidates;
                 }
             }
-            let r = exact(d, contrib, query_term);
-            if best.len() == limit && r >= best[limit - 1] {
+            if best.iter().any(|b| b.slot == d) {
                 continue;
             }
-            let at = best.partition_point(|x| *x < r);
-            best.insert(at, r);
-            best.truncate(limit);
-            if best.len() == limit {
-                theta = theta.max(best[limit - 1].score * (1.0 - BOUND_MARGIN));
-            }
+            offer(&mut best, limit, exact(d, contrib, query_term));
+            theta = theta.max(threshold(&best));
         }
         for t in &terms {
             query_term[t.id as usize] = 0;
@@ -986,6 +997,21 @@ const BOUND_MARGIN: f64 = 1e-9;
 /// Relative slack on f32 partial scores: a sum of at most `MAX_PRUNED_QUERY_TOKENS` f32
 /// roundings (2^-24 each, two per term) stays far below it.
 const PARTIAL_SLACK: f64 = 1e-4;
+
+/// Phase 1 of [`Bm25Index::score_top`] takes leaders from its first lists up to
+/// 1/LEADER_SHARE of the postings it read.
+const LEADER_SHARE: usize = 4;
+
+/// Adds an exactly scored document (not already in it) to a best-first result of at most
+/// `limit`.
+fn offer(best: &mut Vec<Ranked>, limit: usize, r: Ranked) {
+    if best.len() == limit && r >= best[limit - 1] {
+        return;
+    }
+    let at = best.partition_point(|x| *x < r);
+    best.insert(at, r);
+    best.truncate(limit);
+}
 
 /// A distinct query term during [`Bm25Index::score_top`].
 struct PruneTerm<'a> {
