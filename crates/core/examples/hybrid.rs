@@ -1,7 +1,7 @@
 //! Hybrid search (enhanced + static embedding model): quality against enhanced alone on
 //! MetaTool and the multilingual set, fusion tuning on the dev halves, and speed.
 //!
-//!     cargo run -p mastra-native-core --release --example hybrid -- [--model PATH] [quality|sweep|speed]
+//!     cargo run -p mastra-native-core --release --example hybrid -- [--model PATH] [quality|sweep|scale|speed]
 //!
 //! PATH defaults to packages/model-multilingual/model.bin. Splits as in bench/quality.mjs:
 //! MetaTool lines by 0-based index (even = tune, odd = report); multilingual by `split`
@@ -10,8 +10,9 @@
 //! is described in the request's language) and cross-language ones.
 //! `sweep` grid-searches the fusion knobs on the dev halves only and prints the best; it
 //! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
-//! `speed` times model load, build (enhanced vs hybrid) and search p50 at 10,000 replicated
-//! MetaTool tools (the catalog of bench/tool-search-realistic.mjs).
+//! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
+//! 10,000 tools. `speed` times model load, build (enhanced vs hybrid) and search p50 at
+//! 10,000 replicated MetaTool tools (the catalog of bench/tool-search-realistic.mjs).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -337,6 +338,37 @@ fn speed(path: &str) {
     println!("model load {load_ms:.1} ms");
 }
 
+/// Recall@5 of MetaTool even lines (every 5th) in replicated catalogs of growing size, where
+/// a replica counts as its base tool: whether the fusion's thresholds (tuned at 128–199
+/// tools) still help when BM25 scores grow with the catalog and the semantic candidates crowd.
+fn scale(model: Arc<StaticModel>) {
+    let (base, queries) = metatool::load();
+    let sample: Vec<_> = queries.iter().enumerate().filter(|(i, _)| i % 2 == 0).step_by(5).map(|(_, q)| q).collect();
+    for n in [199usize, 2_000, 10_000] {
+        let tools: Vec<(String, String)> = metatool::replicate(&base, n, 42).into_iter().map(|t| (t.id, t.description)).collect();
+        let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![]);
+        let mut hybrid = ToolCatalog::build_hybrid(entries(&tools), vec![], model.clone());
+        let variants = [
+            ("default", Fusion::default()),
+            ("no lexical floor", Fusion { lexical_floor: 0.0, ..Fusion::default() }),
+            ("spread 0.2", Fusion { semantic_spread: 0.2, ..Fusion::default() }),
+        ];
+        for (name, fusion) in variants {
+            hybrid.set_fusion(fusion);
+            let r5 = |c: &ToolCatalog| {
+                let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
+                let mut sum = 0.0;
+                for q in &sample {
+                    let found: Vec<&str> = c.search(&q.text, params).iter().map(|h| base[h.handle as usize % base.len()].id.as_str()).collect();
+                    sum += q.relevant.iter().filter(|r| found.contains(&r.as_str())).count() as f64 / q.relevant.len() as f64;
+                }
+                sum / sample.len() as f64
+            };
+            println!("n {n:>6} {name:<16} enhanced {:.4} hybrid {:.4}", r5(&enhanced), r5(&hybrid));
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args
@@ -344,10 +376,11 @@ fn main() {
         .position(|a| a == "--model")
         .and_then(|i| args.get(i + 1).cloned())
         .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../packages/model-multilingual/model.bin").to_owned());
-    let mode = args.iter().find(|a| matches!(a.as_str(), "quality" | "sweep" | "speed")).map(String::as_str).unwrap_or("quality");
+    let mode = args.iter().find(|a| matches!(a.as_str(), "quality" | "sweep" | "speed" | "scale")).map(String::as_str).unwrap_or("quality");
     match mode {
         "sweep" => sweep(load_model(&path)),
         "speed" => speed(&path),
+        "scale" => scale(load_model(&path)),
         // `--share-cjk`: the weight interpolated by the CJK share instead of `any_cjk`
         _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), ..Fusion::default() }),
     }

@@ -10,22 +10,21 @@
 //! - Script: the semantic weight is `semantic_cjk` for a query with any CJK character
 //!   (`any_cjk`; else interpolated by the CJK share), `semantic_latin` otherwise. The static
 //!   model's signal differs by script, and it does not cross languages: for a request in
-//!   another language than its tool it only adds noise.
+//!   another language than its tool it only adds noise, hence the small CJK weight.
 //! - Weak lexical evidence counts less: when the best lexical score is below `lexical_floor`
 //!   (a BM25 score), lexical scores are divided by the floor, not by the best one, so a query
-//!   whose best match is a word or two leaves room for the semantic side. Strong matches
-//!   (names, rare words) keep their full weight.
-//! - An unsure semantic side counts less: when the candidates' cosines spread by less than
-//!   `semantic_spread` (a flat ranking: the model singles nothing out), they are divided by
-//!   that spread, not by their own, so they add less than their weight.
+//!   whose best match is a word or two leaves room for the semantic side, while strong
+//!   matches (names, rare words) keep their full weight. Below the floor the fusion is a
+//!   fixed blend, `score / lexical_floor + w_semantic * (cos - floor) / (best cos - floor)`.
 //!
-//! Below both thresholds this is a fixed blend, `score / lexical_floor + w_semantic /
-//! semantic_spread * (cos - floor)`; above them it is the min-max blend. Tuned on the dev
-//! halves with `examples/hybrid.rs sweep`: MetaTool even recall@5 0.664 → 0.695 and
-//! multilingual dev same-language CJK 0.852 → 0.942 with no language below enhanced (the
-//! min-max blend with the script weight alone reached 0.899). The floor is on the BM25 scale,
-//! which grows with the catalog (idf): in catalogs much larger than the 128–199 tools it was
-//! tuned on, best scores pass it more often and the fusion leans towards the lexical side.
+//! Tuned on the dev halves with `examples/hybrid.rs sweep`: MetaTool even recall@5 0.664 →
+//! 0.699 and multilingual dev same-language CJK 0.852 → 0.937, with no language below
+//! enhanced (the script weight alone reached 0.899). The floor is on the BM25 scale, which
+//! grows with the catalog (idf): in larger catalogs it engages less and the fusion leans
+//! lexical (`examples/hybrid.rs scale`: still above enhanced at 10,000 replicated tools).
+//! `semantic_spread` (off by default) also shrinks a semantic ranking whose cosines spread
+//! little; it did as well on the dev halves but misfires in large catalogs, where the top
+//! candidates are always close.
 //!
 //! A query with no lexical match is ranked by the semantic side alone (weight at least 1,
 //! spread rule off), so paraphrases still find something.
@@ -70,14 +69,14 @@ impl Default for Fusion {
         Self {
             k: 60.0,
             lexical: 1.0,
-            semantic_latin: 0.3,
+            semantic_latin: 0.5,
             semantic_cjk: 0.1,
             semantic_depth: 20,
             lexical_depth: 100,
             relative: true,
             any_cjk: true,
-            semantic_spread: 0.2,
-            lexical_floor: 40.0,
+            semantic_spread: 0.0,
+            lexical_floor: 20.0,
         }
     }
 }
