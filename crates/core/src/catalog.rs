@@ -574,14 +574,13 @@ impl ToolCatalog {
         }
     }
 
-    /// [`Self::search`] scoring every matching document (no dynamic pruning): the
-    /// reference the pruned search is tested against. (Enhanced mode does not prune: both
-    /// are the same search there.)
+    /// [`Self::search`] scoring every matching document (no dynamic pruning, no top-k
+    /// shortcut): the reference the fast paths are tested against.
     #[doc(hidden)]
     pub fn search_exhaustive(&self, query: &str, params: SearchParams) -> Vec<Hit> {
         match &self.ranker {
             Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, false),
-            Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
+            Ranker::Enhanced(index) => self.hits_from(index.search(query), params),
             Ranker::Hybrid(hybrid) => self.search_hybrid(hybrid, query, params),
         }
     }

@@ -162,6 +162,10 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
+/// `search_top` limits up to this keep their best documents while scoring instead of
+/// collecting and sorting every hit.
+const SMALL_TOP: usize = 64;
+
 struct Builder {
     dict: FxHashMap<Box<str>, u32>,
     /// Surface word → (stem term, surface term): most words repeat across documents, so
@@ -592,7 +596,11 @@ impl EnhancedIndex {
                     }
                 }
             }
-            let mut hits: Vec<(u32, f32)> = Vec::with_capacity(touched.len());
+            let cmp = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+            // A small `limit` keeps its best documents in order as they come (most are
+            // turned away by one comparison); otherwise every hit is collected and sorted.
+            let keep_top = limit <= SMALL_TOP;
+            let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { touched.len() });
             for &d in touched.iter() {
                 let d_ = d as usize;
                 let mut s = scores[d_];
@@ -607,11 +615,17 @@ impl EnhancedIndex {
                     *m = [0.0; FIELDS];
                 }
                 if s > 0.0 {
-                    hits.push((d, s));
+                    let hit = (d, s);
+                    if !keep_top {
+                        hits.push(hit);
+                    } else if hits.len() < limit || cmp(&hit, &hits[limit - 1]).is_lt() {
+                        let at = hits.partition_point(|h| cmp(h, &hit).is_lt());
+                        hits.insert(at, hit);
+                        hits.truncate(limit);
+                    }
                 }
             }
-            let cmp = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-            if limit < hits.len() {
+            if !keep_top && limit < hits.len() {
                 hits.select_nth_unstable_by(limit - 1, cmp);
                 hits.truncate(limit);
             }
