@@ -61,7 +61,6 @@ pub fn osa_distance(a: &[char], b: &[char], max: usize) -> Option<usize> {
 
 struct Entry {
     chars: Box<[char]>,
-    sig: u64,
     payload: u32,
 }
 
@@ -70,6 +69,8 @@ struct Entry {
 pub struct FuzzyIndex {
     /// entries sorted by length; `by_len[l]..by_len[l+1]` are the entries of length `l`
     entries: Vec<Entry>,
+    /// `signature` of each entry, contiguous: the scan filters on these alone, 8 bytes a term.
+    sigs: Vec<u64>,
     by_len: Vec<u32>,
 }
 
@@ -88,8 +89,7 @@ impl FuzzyIndex {
             .into_iter()
             .map(|(t, payload)| {
                 let chars: Box<[char]> = t.chars().collect();
-                let sig = signature(&chars);
-                Entry { chars, sig, payload }
+                Entry { chars, payload }
             })
             .collect();
         // stable: equal lengths stay in text order, so results are deterministic
@@ -102,7 +102,8 @@ impl FuzzyIndex {
         for l in 1..by_len.len() {
             by_len[l] += by_len[l - 1];
         }
-        Self { entries, by_len }
+        let sigs = entries.iter().map(|e| signature(&e.chars)).collect();
+        Self { entries, sigs, by_len }
     }
 
     pub fn len(&self) -> usize {
@@ -129,10 +130,11 @@ impl FuzzyIndex {
             return found;
         }
         let (start, end) = (self.by_len[lo] as usize, self.by_len[hi + 1] as usize);
-        for e in &self.entries[start..end] {
-            if ((qsig ^ e.sig).count_ones() as usize) > 2 * max {
+        for (i, &sig) in self.sigs[start..end].iter().enumerate() {
+            if ((qsig ^ sig).count_ones() as usize) > 2 * max {
                 continue;
             }
+            let e = &self.entries[start + i];
             if let Some(d) = osa_distance(&q, &e.chars, max) {
                 if d > 0 {
                     found.push((e.payload, d));
