@@ -89,7 +89,7 @@ fn owned_entries(tools: &[JoinedTool<'_>], enhanced: bool) -> (Vec<ToolEntry>, O
 }
 
 /// The first `length` bytes of a joined catalog encoded by the JS layer (UTF-8, written
-/// with `TextEncoder.encodeInto`): no string flattening or conversion when it crosses.
+/// with `Buffer#write`): no string flattening or conversion when it crosses.
 fn joined_bytes<'a>(bytes: &'a Uint8ArraySlice<'_>, length: u32) -> Result<&'a [u8]> {
     bytes
         .get(..length as usize)

@@ -654,16 +654,18 @@ impl Bm25Index {
     ///
     /// Term at a time with per-term upper bounds ("quit and continue"): each distinct query
     /// term gets a bound on what it can add to any score (see [`Self::term_bound`]), and the
-    /// terms are read in descending bound order, adding into partial scores. All
-    /// contributions are positive, so once the `limit`-th best exact score known exceeds the
-    /// sum of the bounds of the terms still unread, no document outside the read lists can
-    /// make the result, and the remaining lists (usually the long lists of common words) are
-    /// never walked. Of the touched documents, those whose partial score plus a bound on the
-    /// unread terms they may hold (a per-document term filter; the score at their own length
-    /// for terms that only ever occur once per document) can still reach the threshold are
-    /// scored exactly from the forward index — the exhaustive path's per-term arithmetic,
-    /// added in query-token order — and ranked by (score, first query token matched, slot),
-    /// the exhaustive path's stable-sort order.
+    /// terms are read in descending bound order, adding into (f32) partial scores. The
+    /// documents with the best partial scores are scored exactly as they turn up; the
+    /// `limit`-th best exact score known is the threshold. All contributions are positive,
+    /// so once the threshold exceeds the sum of the bounds of the terms still unread, no
+    /// document outside the read lists can make the result, and the remaining lists
+    /// (usually the long lists of common words) are never walked. Of the touched documents,
+    /// those whose partial score plus a bound on the unread terms they may hold (a
+    /// per-document term filter; each term's score at the document's own length and largest
+    /// tf, or at tf 1 for terms that only ever occur once per document) can still reach the
+    /// threshold are scored exactly from the forward index — the exhaustive path's per-term
+    /// arithmetic, added in query-token order — and ranked by (score, first query token
+    /// matched, slot), the exhaustive path's stable-sort order.
     pub fn score_top(&self, query_terms: &[Option<u32>], limit: usize) -> Vec<Scored> {
         self.score_top_from(query_terms, limit, PRUNE_MIN_POSTINGS)
     }
@@ -766,6 +768,12 @@ impl Bm25Index {
         // `limit`, `limit` documents score at least its last, which sets the threshold.
         let mut best: Vec<Ranked> = Vec::with_capacity(limit + 1);
         let threshold = |best: &[Ranked]| if best.len() == limit { best[limit - 1].score * (1.0 - BOUND_MARGIN) } else { f64::NEG_INFINITY };
+        // Scores document `d` exactly and offers it to the result, unless it is there already.
+        let admit = |d: u32, best: &mut Vec<Ranked>, contrib: &mut [f64], query_term: &[u8]| {
+            if !best.iter().any(|b| b.slot == d) {
+                offer(best, limit, exact(d, contrib, query_term));
+            }
+        };
         // Offers the `limit` best documents by partial score among those the lists
         // `order[..lists]` touched, scored exactly, to the result.
         let offer_leaders = |lists: usize, partial: &[f32], contrib: &mut [f64], query_term: &[u8], best: &mut Vec<Ranked>| {
@@ -785,13 +793,12 @@ impl Bm25Index {
                 }
             }
             for &(_, d) in &leaders {
-                if !best.iter().any(|b| b.slot == d) {
-                    offer(best, limit, exact(d, contrib, query_term));
-                }
+                admit(d, best, contrib, query_term);
             }
         };
         // Phase 1: whole lists, highest bounds first, until documents in none of the read
-        // lists cannot make the top. The threshold is re-taken a few times while reading.
+        // lists cannot make the top. The threshold is taken once while reading
+        // (MAX_THRESHOLDS), after the first list(s).
         let mut theta = f64::NEG_INFINITY;
         let mut read = 0usize;
         let mut touched_at_most = 0usize;
@@ -863,9 +870,7 @@ impl Bm25Index {
         if candidates.len() > limit {
             let (leaders, _, _) = candidates.select_nth_unstable_by(limit, |a, b| b.0.total_cmp(&a.0));
             for &(_, d) in leaders.iter() {
-                if !best.iter().any(|b| b.slot == d) {
-                    offer(&mut best, limit, exact(d, contrib, query_term));
-                }
+                admit(d, &mut best, contrib, query_term);
             }
             theta = theta.max(threshold(&best));
         }
@@ -907,10 +912,7 @@ impl Bm25Index {
                     continue 'candidates;
                 }
             }
-            if best.iter().any(|b| b.slot == d) {
-                continue;
-            }
-            offer(&mut best, limit, exact(d, contrib, query_term));
+            admit(d, &mut best, contrib, query_term);
             theta = theta.max(threshold(&best));
         }
         for t in &terms {
@@ -1002,8 +1004,8 @@ const PARTIAL_SLACK: f64 = 1e-4;
 /// 1/LEADER_SHARE of the postings it read.
 const LEADER_SHARE: usize = 4;
 
-/// Adds an exactly scored document (not already in it) to a best-first result of at most
-/// `limit`.
+/// Adds an exactly scored document (callers check it is not in it yet) to a best-first
+/// result of at most `limit`.
 fn offer(best: &mut Vec<Ranked>, limit: usize, r: Ranked) {
     if best.len() == limit && r >= best[limit - 1] {
         return;

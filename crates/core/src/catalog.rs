@@ -778,10 +778,10 @@ impl ToolCatalog {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn entry(handle: u32, key: &str, id: Option<&str>, description: &str) -> ToolEntry {
+    pub(crate) fn entry(handle: u32, key: &str, id: Option<&str>, description: &str) -> ToolEntry {
         ToolEntry { key: key.into(), id: id.map(Into::into), description: description.into(), handle }
     }
 

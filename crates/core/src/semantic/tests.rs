@@ -282,11 +282,8 @@ fn tool_text_splits_identifiers() {
 
 mod catalog {
     use super::tiny_model;
+    use crate::catalog::tests::entry;
     use crate::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
-
-    fn entry(handle: u32, id: Option<&str>, key: &str, description: &str) -> ToolEntry {
-        ToolEntry { key: key.into(), id: id.map(Into::into), description: description.into(), handle }
-    }
 
     const TOOLS: [(&str, &str); 4] = [
         ("weather_forecast", "Get the forecast for a location"),
@@ -296,7 +293,7 @@ mod catalog {
     ];
 
     fn entries() -> Vec<ToolEntry> {
-        TOOLS.iter().enumerate().map(|(i, (id, d))| entry(i as u32, Some(id), id, d)).collect()
+        TOOLS.iter().enumerate().map(|(i, (id, d))| entry(i as u32, id, Some(id), d)).collect()
     }
 
     fn params(top_k: usize) -> SearchParams {
@@ -349,7 +346,7 @@ mod catalog {
         list[0].id = None;
         let c = ToolCatalog::build_hybrid(list, vec![], tiny_model());
         assert!(!handles(&c.search("weather forecast rain", params(5))).contains(&0));
-        let dup = vec![entry(0, Some("same"), "a", ""), entry(1, Some("same"), "b", "")];
+        let dup = vec![entry(0, "a", Some("same"), ""), entry(1, "b", Some("same"), "")];
         assert!(ToolCatalog::build_validated_hybrid(dup, vec![], tiny_model(), &["load_tool"], KeyConflicts::Reject).is_err());
         let ok = ToolCatalog::build_validated_hybrid(entries(), vec![], tiny_model(), &["load_tool"], KeyConflicts::Reject).unwrap();
         assert!(ok.is_hybrid());
@@ -358,7 +355,7 @@ mod catalog {
     #[test]
     fn hybrid_overlay_stays_hybrid_and_equals_a_fresh_build() {
         let base = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
-        let resolved = vec![entry(10, Some("send_email"), "send_email", "Send mail now"), entry(11, Some("mail_merge"), "mail_merge", "Merge mail")];
+        let resolved = vec![entry(10, "send_email", Some("send_email"), "Send mail now"), entry(11, "mail_merge", Some("mail_merge"), "Merge mail")];
         let o = ToolCatalog::overlay(&base, resolved.clone(), Some(vec![String::new(), String::new()]));
         assert!(o.is_hybrid());
         let mut merged = entries();
