@@ -2,10 +2,9 @@
 //! suggestions) and the loaded-name stores. Tools cross as `(key, id, description)`
 //! strings once; searches return handles (indices into the JS layer's tool arrays).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use mastra_native_core::catalog::{CatalogError, KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildError, CheckedCatalog, KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::memory;
 use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
 use mastra_native_core::semantic::StaticModel;
@@ -43,51 +42,6 @@ fn key_conflicts_of(accept: bool) -> KeyConflicts {
     }
 }
 
-/// One tool of a joined catalog string, borrowed from it.
-struct JoinedTool<'a> {
-    key: &'a str,
-    id: &'a str,
-    description: &'a str,
-    params: Option<&'a str>,
-}
-
-/// Splits `key \0 id \0 description [\0 params] \0 key …` into `count` tools, failing when
-/// the field count does not match (a value contained NUL).
-fn joined_tools(joined: &str, count: usize, enhanced: bool) -> Result<Vec<JoinedTool<'_>>> {
-    let mut fields = joined.split('\0');
-    let mut tools = Vec::with_capacity(count);
-    let short = || Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected");
-    for _ in 0..count {
-        let (Some(key), Some(id), Some(description)) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(short());
-        };
-        let params = if enhanced { Some(fields.next().ok_or_else(short)?) } else { None };
-        tools.push(JoinedTool { key, id, description, params });
-    }
-    // `"".split` yields one empty field, so an empty catalog leaves exactly that behind.
-    let rest: Vec<&str> = fields.collect();
-    if !(rest.is_empty() || (count == 0 && rest == [""])) {
-        return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
-    }
-    Ok(tools)
-}
-
-/// Catalog entries (handles 0..n) and, when `enhanced`, their parameter texts.
-fn owned_entries(tools: &[JoinedTool<'_>], enhanced: bool) -> (Vec<ToolEntry>, Option<Vec<String>>) {
-    let entries = tools
-        .iter()
-        .enumerate()
-        .map(|(handle, t)| ToolEntry {
-            key: t.key.to_owned(),
-            id: (!t.id.is_empty()).then(|| t.id.to_owned()),
-            description: t.description.to_owned(),
-            handle: handle as u32,
-        })
-        .collect();
-    let params = enhanced.then(|| tools.iter().map(|t| t.params.unwrap_or("").to_owned()).collect());
-    (entries, params)
-}
-
 /// The first `length` bytes of a joined catalog encoded by the JS layer (UTF-8, written
 /// with `Buffer#write`): no string flattening or conversion when it crosses.
 fn joined_bytes<'a>(bytes: &'a Uint8ArraySlice<'_>, length: u32) -> Result<&'a [u8]> {
@@ -101,51 +55,24 @@ fn joined_text(bytes: &[u8]) -> Result<&str> {
     std::str::from_utf8(bytes).map_err(|_| Error::new(Status::InvalidArg, "joined catalog is not UTF-8"))
 }
 
-/// The check `ToolCatalog::build_validated_with` makes, run on the joined bytes before
-/// the build leaves the JS thread, so an ambiguous catalog throws from the constructor as
-/// the host's does: the same order (per tool: reserved, then duplicate name; then key
-/// conflicts) and the same errors. The build re-checks, so a divergence would fail the
-/// build rather than pass unnoticed.
-fn check_joined_names(joined: &[u8], count: usize, enhanced: bool, key_conflicts: KeyConflicts) -> Result<()> {
-    let per_tool = if enhanced { 4 } else { 3 };
-    let mut fields = joined.split(|&byte| byte == 0);
-    let mut names: Vec<(&[u8], &[u8])> = Vec::with_capacity(count);
-    let short = || Error::new(Status::InvalidArg, "joined catalog has fewer fields than expected");
-    for _ in 0..count {
-        let key = fields.next().ok_or_else(short)?;
-        let id = fields.next().ok_or_else(short)?;
-        for _ in 2..per_tool {
-            fields.next().ok_or_else(short)?;
-        }
-        names.push((key, if id.is_empty() { key } else { id }));
+/// The check the build makes, run on the joined text before the build leaves the JS
+/// thread, so an ambiguous catalog throws from the constructor as the host's does.
+fn check_joined(joined: &[u8], count: usize, enhanced: bool, key_conflicts: KeyConflicts) -> Result<CheckedCatalog> {
+    ToolCatalog::check_joined(joined_text(joined)?, count, enhanced, RESERVED_NAMES, key_conflicts).map_err(build_error)
+}
+
+/// A core build error as a JS error: a malformed joined catalog is the caller's argument
+/// (the JS layer then falls back to arrays); an ambiguous catalog fails as the host does.
+fn build_error(error: BuildError) -> Error {
+    match error {
+        BuildError::Joined(e) => Error::new(Status::InvalidArg, e.to_string()),
+        BuildError::Catalog(e) => Error::new(Status::GenericFailure, e.to_string()),
     }
-    let rest: Vec<&[u8]> = fields.collect();
-    if !(rest.is_empty() || (count == 0 && rest.len() == 1 && rest[0].is_empty())) {
-        return Err(Error::new(Status::InvalidArg, "joined catalog has more fields than expected"));
-    }
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    let is_reserved = |bytes: &[u8]| RESERVED_NAMES.iter().any(|r| r.as_bytes() == bytes);
-    let fail = |e: CatalogError| Err(Error::new(Status::GenericFailure, e.to_string()));
-    let mut owner_of_name: HashMap<&[u8], &[u8]> = HashMap::with_capacity(count);
-    for &(key, name) in &names {
-        if is_reserved(key) || is_reserved(name) {
-            return fail(CatalogError::ReservedName { key: text(key), name: text(name) });
-        }
-        if owner_of_name.insert(name, key).is_some() {
-            return fail(CatalogError::DuplicateName { name: text(name) });
-        }
-    }
-    if key_conflicts == KeyConflicts::Accept {
-        return Ok(());
-    }
-    for &(key, _) in &names {
-        if let Some(&owner) = owner_of_name.get(key) {
-            if owner != key {
-                return fail(CatalogError::KeyConflict { key: text(key), owner: text(owner) });
-            }
-        }
-    }
-    Ok(())
+}
+
+/// Builds from a joined catalog (see [`ToolCatalog::build_joined`]), validated.
+fn build_joined(joined: &[u8], count: usize, enhanced: bool, key_conflicts: KeyConflicts, model: Option<Arc<StaticModel>>) -> Result<ToolCatalog> {
+    ToolCatalog::build_joined(joined_text(joined)?, count, enhanced, Some((RESERVED_NAMES, key_conflicts)), model).map_err(build_error)
 }
 
 /// Runs a build on a pool thread; a panic becomes an error (an unwinding panic must not
@@ -161,13 +88,11 @@ fn guarded_build(what: &str, build: impl FnOnce() -> Result<ToolCatalog>) -> Res
     })
 }
 
-/// [`NativeToolCatalog::from_joined_async`]'s work: parse, validate and index off the JS thread.
+/// [`NativeToolCatalog::from_joined_async`]'s work: index a checked catalog off the JS thread.
 pub struct JoinedBuild {
-    /// the joined catalog's UTF-8 bytes (copied: the JS buffer stays on its thread)
-    joined: Vec<u8>,
-    count: usize,
-    enhanced: bool,
-    key_conflicts: KeyConflicts,
+    /// the catalog, checked on the JS thread (with its own copy of the text: the JS buffer
+    /// stays on its thread)
+    checked: Option<CheckedCatalog>,
     /// Hybrid search: the model the documents are embedded with (`enhanced` is then set).
     model: Option<Arc<StaticModel>>,
 }
@@ -177,21 +102,15 @@ impl Task for JoinedBuild {
     type JsValue = NativeToolCatalog;
 
     fn compute(&mut self) -> Result<ToolCatalog> {
-        let bytes = std::mem::take(&mut self.joined);
-        let (count, enhanced, key_conflicts) = (self.count, self.enhanced, self.key_conflicts);
+        let checked = self.checked.take().ok_or_else(|| Error::new(Status::GenericFailure, "the catalog was already built"))?;
         let model = self.model.take();
         guarded_build("building the tool catalog", move || {
-            let (entries, params) = owned_entries(&joined_tools(joined_text(&bytes)?, count, enhanced)?, enhanced);
-            drop(bytes);
-            let built = match model {
-                Some(model) => ToolCatalog::build_validated_hybrid(entries, params.unwrap_or_default(), model, RESERVED_NAMES, key_conflicts),
-                None => ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts),
-            }
-            .map_err(|e| Error::new(Status::GenericFailure, e.to_string()));
+            let count = checked.len();
+            let built = ToolCatalog::build_checked(checked, model);
             if count >= memory::LARGE_BUILD_TOOLS {
                 memory::release_free_memory();
             }
-            built
+            Ok(built)
         })
     }
 
@@ -281,9 +200,10 @@ impl NativeToolCatalog {
         accept_key_conflicts: Option<bool>,
     ) -> Result<Self> {
         let enhanced = enhanced.unwrap_or(false);
-        let text = joined_text(joined_bytes(&bytes, length)?)?;
-        let (entries, params) = owned_entries(&joined_tools(text, count as usize, enhanced)?, enhanced);
-        Self::built(entries, params, validate, accept_key_conflicts.unwrap_or(false))
+        let joined = joined_text(joined_bytes(&bytes, length)?)?;
+        let check = validate.then_some((RESERVED_NAMES, key_conflicts_of(accept_key_conflicts.unwrap_or(false))));
+        let catalog = ToolCatalog::build_joined(joined, count as usize, enhanced, check, None).map_err(build_error)?;
+        Ok(Self { inner: Arc::new(catalog) })
     }
 
     /// [`Self::from_joined`] with validation, building on the libuv thread pool: the names
@@ -299,9 +219,8 @@ impl NativeToolCatalog {
     ) -> Result<AsyncTask<JoinedBuild>> {
         let enhanced = enhanced.unwrap_or(false);
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        let joined = joined_bytes(&bytes, length)?;
-        check_joined_names(joined, count as usize, enhanced, key_conflicts)?;
-        Ok(AsyncTask::new(JoinedBuild { joined: joined.to_vec(), count: count as usize, enhanced, key_conflicts, model: None }))
+        let checked = check_joined(joined_bytes(&bytes, length)?, count as usize, enhanced, key_conflicts)?;
+        Ok(AsyncTask::new(JoinedBuild { checked: Some(checked), model: None }))
     }
 
     /// [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
@@ -314,12 +233,9 @@ impl NativeToolCatalog {
         model: &NativeSemanticModel,
         accept_key_conflicts: Option<bool>,
     ) -> Result<Self> {
-        let text = joined_text(joined_bytes(&bytes, length)?)?;
-        let (entries, params) = owned_entries(&joined_tools(text, count as usize, true)?, true);
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        ToolCatalog::build_validated_hybrid(entries, params.unwrap_or_default(), model.inner.clone(), RESERVED_NAMES, key_conflicts)
-            .map(|catalog| Self { inner: Arc::new(catalog) })
-            .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+        let catalog = build_joined(joined_bytes(&bytes, length)?, count as usize, true, key_conflicts, Some(model.inner.clone()))?;
+        Ok(Self { inner: Arc::new(catalog) })
     }
 
     /// [`Self::from_joined_hybrid`] from arrays (for texts that contain NUL).
@@ -349,10 +265,8 @@ impl NativeToolCatalog {
         accept_key_conflicts: Option<bool>,
     ) -> Result<AsyncTask<JoinedBuild>> {
         let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        let joined = joined_bytes(&bytes, length)?;
-        check_joined_names(joined, count as usize, true, key_conflicts)?;
-        let model = Some(model.inner.clone());
-        Ok(AsyncTask::new(JoinedBuild { joined: joined.to_vec(), count: count as usize, enhanced: true, key_conflicts, model }))
+        let checked = check_joined(joined_bytes(&bytes, length)?, count as usize, true, key_conflicts)?;
+        Ok(AsyncTask::new(JoinedBuild { checked: Some(checked), model: Some(model.inner.clone()) }))
     }
 
     /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
@@ -598,16 +512,25 @@ mod tests {
             ("a\0\0x\0b", 1, "more fields"),
         ];
         for (joined, count, expected) in cases {
-            let error = check_joined_names(&utf8(joined), count, false, KeyConflicts::Reject).expect_err(joined);
+            let error = check_joined(&utf8(joined), count, false, KeyConflicts::Reject).expect_err(joined);
             assert!(error.reason.contains(expected), "{joined:?}: {}", error.reason);
-            let entries = joined_tools(joined, count, false).map(|tools| owned_entries(&tools, false).0);
-            if let Ok(entries) = entries {
+            // the build, from the joined text or from owned entries, fails the same way
+            let built = build_joined(&utf8(joined), count, false, KeyConflicts::Reject, None).expect_err(joined);
+            assert_eq!(built.reason, error.reason);
+            if !error.reason.contains("fields") {
+                let fields: Vec<&str> = joined.split('\0').collect();
+                let entries = fields
+                    .chunks(3)
+                    .enumerate()
+                    .map(|(i, f)| ToolEntry { key: f[0].into(), id: (!f[1].is_empty()).then(|| f[1].into()), description: f[2].into(), handle: i as u32 })
+                    .collect();
                 let core = ToolCatalog::build_validated_with(entries, None, RESERVED_NAMES, KeyConflicts::Reject).expect_err(joined);
                 assert_eq!(core.to_string(), error.reason);
             }
         }
-        assert!(check_joined_names(&utf8("a\0b\0x\0b\0z\0y"), 2, false, KeyConflicts::Accept).is_ok());
-        assert!(check_joined_names(&utf8(""), 0, true, KeyConflicts::Reject).is_ok());
-        assert!(check_joined_names(&utf8("a\0\0x\0p"), 1, true, KeyConflicts::Reject).is_ok());
+        assert!(check_joined(&utf8("a\0b\0x\0b\0z\0y"), 2, false, KeyConflicts::Accept).is_ok());
+        assert!(check_joined(&utf8(""), 0, true, KeyConflicts::Reject).is_ok());
+        assert!(check_joined(&utf8("a\0\0x\0p"), 1, true, KeyConflicts::Reject).is_ok());
+        assert!(check_joined(&[b'a', 0, 0xff, 0, b'x'], 1, false, KeyConflicts::Reject).unwrap_err().reason.contains("not UTF-8"));
     }
 }

@@ -4,7 +4,7 @@
 //!     cargo run -p mastra-native-core --release --example search_profile [-- 10000 [rounds]]
 use std::time::Instant;
 
-use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
 
 #[path = "support/metatool.rs"]
 mod metatool;
@@ -20,6 +20,19 @@ fn main() {
         .enumerate()
         .map(|(i, t)| ToolEntry { key: t.id.clone(), id: Some(t.id.clone()), description: t.description.clone(), handle: i as u32 })
         .collect();
+    if std::env::var("JOINED").is_ok() {
+        // The joined-text path the JS layer takes: check on the JS thread, then build.
+        let joined: String = tools.iter().map(|t| format!("{}\0{}\0{}", t.id, t.id, t.description)).collect::<Vec<_>>().join("\0");
+        for _ in 0..3 {
+            let t = Instant::now();
+            let checked = ToolCatalog::check_joined(&joined, n, false, &["search_tools", "load_tool"], KeyConflicts::Reject).expect("valid");
+            let checked_ms = t.elapsed().as_secs_f64() * 1e3;
+            let t = Instant::now();
+            let built = ToolCatalog::build_checked(checked, None);
+            println!("joined: check + copy {checked_ms:.2} ms, build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+            drop(built);
+        }
+    }
     let builds: usize = std::env::var("BUILDS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut build_times = Vec::new();
     for _ in 0..builds {
@@ -33,9 +46,27 @@ fn main() {
         build_times.sort_by(f64::total_cmp);
         println!("{builds} builds: median {:.2} ms, min {:.2} ms", build_times[builds / 2], build_times[0]);
     }
+    let rss_before = rss_mb();
     let t = Instant::now();
     let catalog = if enhanced { ToolCatalog::build_enhanced(entries, vec![String::new(); tools.len()]) } else { ToolCatalog::build(entries) };
     println!("build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    if std::env::var("MEMORY").is_ok() {
+        let mut total = 0;
+        for (part, bytes) in catalog.heap_parts() {
+            if part.ends_with("(count)") {
+                println!("  {part}: {bytes}");
+            } else {
+                total += bytes;
+                println!("  {part}: {:.2} MB", bytes as f64 / 1048576.0);
+            }
+        }
+        println!("  total {:.2} MB; RSS added by the build {:.2} MB", total as f64 / 1048576.0, rss_mb() - rss_before);
+        extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        unsafe { malloc_trim(0) };
+        println!("  RSS added after malloc_trim {:.2} MB", rss_mb() - rss_before);
+    }
     let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
     let sample: Vec<&str> = queries.iter().step_by(21).map(|q| q.text.as_str()).collect();
     let mut times = Vec::with_capacity(sample.len() * rounds);
@@ -59,4 +90,11 @@ fn main() {
     times.sort_by(f64::total_cmp);
     let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
     println!("n={n} {} searches: p50 {:.1} µs, p95 {:.1} µs, mean {:.1} µs", times.len(), at(0.5), at(0.95), times.iter().sum::<f64>() / times.len() as f64);
+}
+
+/// Resident set size from /proc/self/statm (Linux), in MB.
+fn rss_mb() -> f64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: f64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0.0);
+    pages * 4096.0 / 1048576.0
 }

@@ -119,6 +119,11 @@ impl Vocab {
         remap
     }
 
+    /// Heap bytes of this vocabulary's own maps (hash tables' buckets and control bytes).
+    pub fn heap_bytes(&self) -> usize {
+        self.short.capacity() * 33 + self.long.capacity() * 25 + self.long.keys().map(|k| k.len()).sum::<usize>()
+    }
+
     /// Number of term ids handed out (parent's included).
     pub fn len(&self) -> usize {
         self.next as usize
@@ -326,6 +331,21 @@ impl Bm25Index {
         }
     }
 
+    /// Heap bytes held, by part (capacities, not counting allocator overhead): what the
+    /// memory benchmarks break down.
+    pub fn heap_parts(&self) -> Vec<(&'static str, usize)> {
+        use std::mem::size_of;
+        let lists: usize = self.postings.iter().map(|l| l.capacity() * size_of::<Posting>()).sum();
+        vec![
+            ("bm25 forward index", self.fwd.capacity() * 8),
+            ("bm25 doc meta+alive+lens", self.meta.capacity() * 32 + self.alive.capacity() + self.lens.capacity() * 4),
+            ("bm25 postings", lists),
+            ("bm25 per-term (list headers, bounds)", self.postings.capacity() * 24 + self.max_tf.capacity() * 4 + self.min_len.capacity() * 4 + self.max_sat.capacity() * 8),
+            ("bm25 shapes", self.shapes.capacity() * 8 + self.shape_ids.capacity() * 13 + self.shape_sat.capacity() * 8),
+            ("bm25 posting lists (count)", self.postings.iter().filter(|l| l.capacity() > 0).count()),
+        ]
+    }
+
     /// Number of live documents.
     pub fn len(&self) -> usize {
         self.live
@@ -349,6 +369,8 @@ impl Bm25Index {
     /// the forward index in place, so a big catalog allocates its documents once.
     pub fn from_set(set: DocSet, vocab_len: usize) -> Self {
         let DocSet { counts: mut fwd, ends, lens } = set;
+        // (grown by doubling; giving back the spare capacity moves nothing)
+        fwd.shrink_to_fit();
         let docs = lens.len();
         let mut df = vec![0u32; vocab_len];
         for &(term, _) in &fwd {

@@ -13,6 +13,11 @@ use crate::enhanced::{self, EnhancedIndex, Field, FieldDoc};
 use crate::semantic::{self, DocVectors, Fusion, SemanticDocs, StaticModel};
 use crate::tokenizer::{compat_tokens, for_each_compat_token_with};
 
+mod entries;
+
+use entries::{Entries, Entry};
+pub use entries::{JoinedError, ToolRef};
+
 /// One `[key, tool]` entry as the catalog needs it.
 #[derive(Debug, Clone)]
 pub struct ToolEntry {
@@ -28,24 +33,17 @@ impl ToolEntry {
     pub fn name(&self) -> &str {
         self.id.as_deref().unwrap_or(&self.key)
     }
-}
 
-#[derive(Debug, Clone)]
-struct Entry {
-    key: String,
-    id: Option<String>,
-    description: String,
-    /// Parameter names and descriptions (enhanced mode only; empty otherwise).
-    params: String,
-    handle: u32,
-    /// Slot of this entry's document when it is the one indexed under its name.
-    slot: Option<u32>,
-}
-
-impl Entry {
-    fn name(&self) -> &str {
-        self.id.as_deref().unwrap_or(&self.key)
+    /// This tool, borrowed, with `params` as its parameter text.
+    pub fn as_ref<'a>(&'a self, params: &'a str) -> ToolRef<'a> {
+        ToolRef { key: &self.key, id: self.id.as_deref(), description: &self.description, params, handle: self.handle }
     }
+}
+
+/// `entries` with their parameter texts (missing texts are empty), copied into one buffer.
+fn entries_of(entries: &[ToolEntry], params: Option<&[String]>) -> Entries<'static> {
+    let params = params.unwrap_or_default();
+    Entries::from_tools(entries.iter().enumerate().map(|(i, e)| e.as_ref(params.get(i).map_or("", String::as_str))))
 }
 
 /// A search hit: the tool to return (first tool whose id is the indexed name), the tool
@@ -81,7 +79,7 @@ pub struct SearchParams {
 
 #[derive(Debug)]
 pub struct ToolCatalog {
-    entries: Vec<Entry>,
+    entries: Entries<'static>,
     key_pos: StrIndex,
     first_id_pos: StrIndex,
     ranker: Ranker,
@@ -116,16 +114,6 @@ fn push_document(set: &mut DocSet, vocab: &mut Vocab, scratch: &mut Scratch, nam
     for_each_compat_token_with(name, lower, |t| terms.push(vocab.intern(t)));
     for_each_compat_token_with(description, lower, |t| terms.push(vocab.intern(t)));
     set.push_terms(terms);
-}
-
-fn entry_of(e: ToolEntry, params: String) -> Entry {
-    Entry { key: e.key, id: e.id, description: e.description, params, handle: e.handle, slot: None }
-}
-
-/// Pairs entries with their parameter texts (missing texts are empty).
-fn entries_with_params(entries: Vec<ToolEntry>, params: Option<Vec<String>>) -> Vec<Entry> {
-    let mut params = params.unwrap_or_default().into_iter();
-    entries.into_iter().map(|e| entry_of(e, params.next().unwrap_or_default())).collect()
 }
 
 /// `text.to_lowercase()`, borrowing when there is nothing to lower (tool names mostly).
@@ -248,17 +236,56 @@ impl std::fmt::Display for CatalogError {
 
 impl std::error::Error for CatalogError {}
 
+/// A catalog whose names passed [`ToolCatalog::check_joined`], ready to build.
+#[derive(Debug)]
+pub struct CheckedCatalog {
+    entries: Entries<'static>,
+    enhanced: bool,
+}
+
+impl CheckedCatalog {
+    /// Number of tools.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.len() == 0
+    }
+}
+
+/// Why [`ToolCatalog::build_joined`] failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    /// The joined text does not split into the given number of tools.
+    Joined(JoinedError),
+    /// The tools' names are ambiguous.
+    Catalog(CatalogError),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Joined(e) => e.fmt(f),
+            Self::Catalog(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 /// Catalogs at least this large tokenize on two threads: tokenizing and interning is most
 /// of a build, and a thread costs tens of microseconds to start.
 const PARALLEL_MIN_DOCS: usize = 4096;
 
 /// The live entries' documents, in entry order (= slot order).
-fn tokenize_range(entries: &[Entry], live: &[bool]) -> (Vocab, DocSet) {
-    let mut vocab = Vocab::with_capacity(entries.len());
+fn tokenize_range(entries: &Entries<'_>, range: std::ops::Range<usize>, live: &[bool]) -> (Vocab, DocSet) {
+    let mut vocab = Vocab::with_capacity(range.len());
     let mut scratch = Scratch::default();
     let mut set = DocSet::default();
-    for (e, _) in entries.iter().zip(live).filter(|(_, &live)| live) {
-        push_document(&mut set, &mut vocab, &mut scratch, e.name(), &e.description);
+    for pos in range.filter(|&pos| live[pos]) {
+        let e = entries.get(pos);
+        push_document(&mut set, &mut vocab, &mut scratch, e.name(), e.description);
     }
     (vocab, set)
 }
@@ -267,15 +294,15 @@ fn tokenize_range(entries: &[Entry], live: &[bool]) -> (Vocab, DocSet) {
 /// vocabulary into the first's and renumbers its documents. Term numbering differs from a
 /// single-threaded build, which is unobservable: scores and order depend on documents and
 /// their positions, not on term ids.
-fn tokenize_in_two(entries: &[Entry], live: &[bool]) -> (Vocab, DocSet) {
-    let mid = entries.len() / 2;
+fn tokenize_in_two(entries: &Entries<'_>, live: &[bool]) -> (Vocab, DocSet) {
+    let (n, mid) = (entries.len(), entries.len() / 2);
     let (first, second) = std::thread::scope(|scope| {
-        let second = std::thread::Builder::new().spawn_scoped(scope, || tokenize_range(&entries[mid..], &live[mid..]));
-        (tokenize_range(&entries[..mid], &live[..mid]), second.map(|handle| handle.join()))
+        let second = std::thread::Builder::new().spawn_scoped(scope, || tokenize_range(entries, mid..n, live));
+        (tokenize_range(entries, 0..mid, live), second.map(|handle| handle.join()))
     });
     let Ok(Ok((second_vocab, second_set))) = second else {
         // No thread could be started (or, impossibly, it panicked): finish on this thread.
-        return tokenize_range(entries, live);
+        return tokenize_range(entries, 0..n, live);
     };
     let (mut vocab, mut set) = first;
     let remap = vocab.absorb(second_vocab);
@@ -292,24 +319,25 @@ pub enum KeyConflicts {
 }
 
 /// See [`ToolCatalog::check_unambiguous`].
-fn check_entries(entries: &[Entry], reserved: &[&str], key_conflicts: KeyConflicts) -> Result<(), CatalogError> {
+fn check_entries(entries: &Entries<'_>, reserved: &[&str], key_conflicts: KeyConflicts) -> Result<(), CatalogError> {
     let mut owner_of_name: HashMap<&str, &str> = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
-    for e in entries {
-        let name = e.name();
-        if reserved.contains(&e.key.as_str()) || reserved.contains(&name) {
-            return Err(CatalogError::ReservedName { key: e.key.clone(), name: name.to_owned() });
+    for pos in 0..entries.len() {
+        let (key, name) = (entries.key(pos), entries.name(pos));
+        if reserved.contains(&key) || reserved.contains(&name) {
+            return Err(CatalogError::ReservedName { key: key.to_owned(), name: name.to_owned() });
         }
-        if owner_of_name.insert(name, &e.key).is_some() {
+        if owner_of_name.insert(name, key).is_some() {
             return Err(CatalogError::DuplicateName { name: name.to_owned() });
         }
     }
     if key_conflicts == KeyConflicts::Accept {
         return Ok(());
     }
-    for e in entries {
-        if let Some(owner) = owner_of_name.get(e.key.as_str()) {
-            if *owner != e.key {
-                return Err(CatalogError::KeyConflict { key: e.key.clone(), owner: (*owner).to_owned() });
+    for pos in 0..entries.len() {
+        let key = entries.key(pos);
+        if let Some(&owner) = owner_of_name.get(key) {
+            if owner != key {
+                return Err(CatalogError::KeyConflict { key: key.to_owned(), owner: owner.to_owned() });
             }
         }
     }
@@ -319,23 +347,23 @@ fn check_entries(entries: &[Entry], reserved: &[&str], key_conflicts: KeyConflic
 /// Which entries end up indexed. The reference re-adds a repeated name, removing the older
 /// document and appending the new one, so the live documents are the *last* entry of each
 /// name, in entry order.
-fn indexed_positions(entries: &[Entry]) -> Vec<bool> {
+fn indexed_positions(entries: &Entries<'_>) -> Vec<bool> {
     let mut last: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
-    for (pos, e) in entries.iter().enumerate() {
-        last.insert(e.name(), pos);
+    for pos in 0..entries.len() {
+        last.insert(entries.name(pos), pos);
     }
-    entries.iter().enumerate().map(|(pos, e)| last.get(e.name()) == Some(&pos)).collect()
+    (0..entries.len()).map(|pos| last.get(entries.name(pos)) == Some(&pos)).collect()
 }
 
 impl ToolCatalog {
     /// Builds a catalog from entries in `Object.entries` order, ranking like the reference.
     pub fn build(entries: Vec<ToolEntry>) -> Self {
-        Self::compatible(entries_with_params(entries, None), None)
+        Self::compatible(entries_of(&entries, None), None)
     }
 
     /// Builds a catalog with enhanced ranking; `params[i]` is entry i's parameter text.
     pub fn build_enhanced(entries: Vec<ToolEntry>, params: Vec<String>) -> Self {
-        Self::enhanced(entries_with_params(entries, Some(params)))
+        Self::enhanced(entries_of(&entries, Some(&params)))
     }
 
     /// Validates (see [`Self::check_unambiguous`]) and builds. Valid names are unique, so
@@ -352,8 +380,54 @@ impl ToolCatalog {
         reserved: &[&str],
         key_conflicts: KeyConflicts,
     ) -> Result<Self, CatalogError> {
-        let enhanced = params.is_some();
-        let entries = entries_with_params(entries, params);
+        Self::validated(entries_of(&entries, params.as_deref()), params.is_some(), reserved, key_conflicts)
+    }
+
+    /// Builds from a joined catalog — `key \0 id \0 description [\0 params] \0 key …`
+    /// with `count` tools, an empty id meaning none, `params` present when `enhanced` —
+    /// read in place: no string per tool is allocated. With `check`, validates as
+    /// [`Self::build_validated_with`]; with `model`, ranks hybrid (`enhanced` must be set).
+    pub fn build_joined(
+        joined: &str,
+        count: usize,
+        enhanced: bool,
+        check: Option<(&[&str], KeyConflicts)>,
+        model: Option<Arc<StaticModel>>,
+    ) -> Result<Self, BuildError> {
+        let entries = Entries::from_joined(joined, count, enhanced).map_err(BuildError::Joined)?;
+        let catalog = match check {
+            Some((reserved, key_conflicts)) => Self::validated(entries, enhanced, reserved, key_conflicts).map_err(BuildError::Catalog)?,
+            None if enhanced => Self::enhanced(entries),
+            None => Self::compatible(entries, None),
+        };
+        Ok(match model {
+            Some(model) => catalog.into_hybrid(model, None),
+            None => catalog,
+        })
+    }
+
+    /// Checks [`Self::build_joined`]'s input (the same errors, first failure first) and
+    /// keeps a copy of it, split into tools, for [`Self::build_checked`]: a server checks
+    /// on its own thread, so a bad catalog throws from the constructor, then builds on
+    /// another without checking again.
+    pub fn check_joined(joined: &str, count: usize, enhanced: bool, reserved: &[&str], key_conflicts: KeyConflicts) -> Result<CheckedCatalog, BuildError> {
+        let entries = Entries::from_joined(joined, count, enhanced).map_err(BuildError::Joined)?;
+        check_entries(&entries, reserved, key_conflicts).map_err(BuildError::Catalog)?;
+        Ok(CheckedCatalog { entries: entries.into_owned(), enhanced })
+    }
+
+    /// Builds a checked catalog; with `model`, ranking hybrid (the catalog must carry params).
+    pub fn build_checked(checked: CheckedCatalog, model: Option<Arc<StaticModel>>) -> Self {
+        let CheckedCatalog { entries, enhanced } = checked;
+        let live = vec![true; entries.len()];
+        let catalog = if enhanced { Self::enhanced_with_live(entries, live) } else { Self::compatible_with_live(entries, None, live) };
+        match model {
+            Some(model) => catalog.into_hybrid(model, None),
+            None => catalog,
+        }
+    }
+
+    fn validated(entries: Entries<'_>, enhanced: bool, reserved: &[&str], key_conflicts: KeyConflicts) -> Result<Self, CatalogError> {
         check_entries(&entries, reserved, key_conflicts)?;
         let live = vec![true; entries.len()];
         Ok(if enhanced { Self::enhanced_with_live(entries, live) } else { Self::compatible_with_live(entries, None, live) })
@@ -364,12 +438,12 @@ impl ToolCatalog {
         matches!(self.ranker, Ranker::Enhanced(_) | Ranker::Hybrid(_))
     }
 
-    fn compatible(entries: Vec<Entry>, base: Option<&ToolCatalog>) -> Self {
+    fn compatible(entries: Entries<'_>, base: Option<&ToolCatalog>) -> Self {
         let live = indexed_positions(&entries);
         Self::compatible_with_live(entries, base, live)
     }
 
-    fn compatible_with_live(entries: Vec<Entry>, base: Option<&ToolCatalog>, live: Vec<bool>) -> Self {
+    fn compatible_with_live(entries: Entries<'_>, base: Option<&ToolCatalog>, live: Vec<bool>) -> Self {
         let (base_vocab, base_index) = match base.map(|b| &b.ranker) {
             Some(Ranker::Compatible { vocab, index }) => (Some(vocab.clone()), Some(index)),
             _ => (None, None),
@@ -384,44 +458,43 @@ impl ToolCatalog {
                 match e.slot.zip(base_index).and_then(|(s, index)| index.doc(s)) {
                     // an unchanged base document is reused, not re-tokenized
                     Some(doc) => set.push(&doc),
-                    None => push_document(&mut set, &mut vocab, &mut scratch, e.name(), &e.description),
+                    None => push_document(&mut set, &mut vocab, &mut scratch, e.name(), e.description),
                 }
             }
             (vocab, set)
         };
         let vocab = Arc::new(vocab);
         let marks: Vec<Option<()>> = live.iter().map(|&l| l.then_some(())).collect();
-        let (mut entries, key_pos, first_id_pos, slot_entry, _) = Self::lookups(entries, marks);
+        let (entries, key_pos, first_id_pos, slot_entry, _) = Self::lookups(entries, marks);
         // An indexed entry's text lives on as its document (overlays reuse that, never the
         // text), so its description is dropped; unindexed entries keep theirs, since an
         // overlay may index them.
-        for e in entries.iter_mut().filter(|e| e.slot.is_some()) {
-            e.description = String::new();
-        }
+        let entries = entries.compacted(|e| e.slot.is_none());
         let index = Box::new(Bm25Index::from_set(set, vocab.len()));
         Self { entries, key_pos, first_id_pos, ranker: Ranker::Compatible { vocab, index }, slot_entry }
     }
 
-    fn enhanced(entries: Vec<Entry>) -> Self {
+    fn enhanced(entries: Entries<'_>) -> Self {
         let live = indexed_positions(&entries);
         Self::enhanced_with_live(entries, live)
     }
 
-    fn enhanced_with_live(entries: Vec<Entry>, live: Vec<bool>) -> Self {
+    fn enhanced_with_live(entries: Entries<'_>, live: Vec<bool>) -> Self {
         let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, live.iter().map(|&l| l.then_some(())).collect());
         let field_docs: Vec<FieldDoc> = docs
             .iter()
             .zip(&slot_entry)
             .map(|(_, &pos)| {
-                let e = &entries[pos as usize];
-                let mut fields = vec![(Field::Name, e.name().to_owned()), (Field::Description, e.description.clone())];
+                let e = entries.get(pos as usize);
+                let mut fields = vec![(Field::Name, e.name().to_owned()), (Field::Description, e.description.to_owned())];
                 if !e.params.is_empty() {
-                    fields.push((Field::Params, e.params.clone()));
+                    fields.push((Field::Params, e.params.to_owned()));
                 }
                 FieldDoc::new(fields)
             })
             .collect();
         let index = EnhancedIndex::build(&field_docs);
+        let entries = entries.into_owned();
         Self { entries, key_pos, first_id_pos, ranker: Ranker::Enhanced(Box::new(index)), slot_entry }
     }
 
@@ -429,23 +502,25 @@ impl ToolCatalog {
     /// entry in place; new keys are appended (array-index keys sort to the front, as
     /// JavaScript enumerates them). Base documents are not re-tokenized.
     pub fn overlay(base: &ToolCatalog, resolved: Vec<ToolEntry>, resolved_params: Option<Vec<String>>) -> Self {
-        let mut entries: Vec<Entry> = base.entries.clone();
+        let mut entries = base.entries.clone();
         let mut key_pos = base.key_pos.clone();
         let mut appended_index_keys = false;
-        for entry in entries_with_params(resolved, resolved_params) {
-            match key_pos.get(&entry.key, |p| &entries[p as usize].key) {
-                Some(pos) => entries[pos as usize] = entry,
+        let params = resolved_params.unwrap_or_default();
+        for (i, entry) in resolved.iter().enumerate() {
+            let tool = entry.as_ref(params.get(i).map_or("", String::as_str));
+            match key_pos.get(tool.key, |p| entries.key(p as usize)) {
+                Some(pos) => entries.replace(pos as usize, tool),
                 None => {
-                    appended_index_keys |= is_array_index(&entry.key);
+                    appended_index_keys |= is_array_index(tool.key);
                     let pos = entries.len() as u32;
-                    entries.push(entry);
-                    key_pos.insert(&entries[pos as usize].key, pos, |p| &entries[p as usize].key, true);
+                    entries.push(tool, true);
+                    key_pos.insert(tool.key, pos, |p| entries.key(p as usize), true);
                 }
             }
         }
         if appended_index_keys {
             // Stable: array-index keys first by numeric value, the rest keep their order.
-            entries.sort_by_key(|e| if is_array_index(&e.key) { e.key.parse::<u64>().unwrap_or(0) } else { u64::MAX });
+            entries.sort_by_key(|e| if is_array_index(e.key) { e.key.parse::<u64>().unwrap_or(0) } else { u64::MAX });
         }
         if let Ranker::Hybrid(hybrid) = &base.ranker {
             return Self::hybrid_overlay(base, hybrid, entries);
@@ -460,26 +535,26 @@ impl ToolCatalog {
     /// Key and id lookups plus the live documents: `docs[i]` is `Some` exactly for the
     /// entries whose document is indexed; their payloads come back in slot order.
     #[allow(clippy::type_complexity)]
-    fn lookups<T>(
-        mut entries: Vec<Entry>,
+    fn lookups<'t, T>(
+        mut entries: Entries<'t>,
         docs: Vec<Option<T>>,
-    ) -> (Vec<Entry>, StrIndex, StrIndex, Vec<u32>, Vec<T>) {
+    ) -> (Entries<'t>, StrIndex, StrIndex, Vec<u32>, Vec<T>) {
         let mut key_pos = StrIndex::with_capacity(entries.len());
         let mut first_id_pos = StrIndex::with_capacity(entries.len());
         let mut slot_entry = Vec::with_capacity(entries.len());
         let mut live = Vec::with_capacity(entries.len());
-        for (pos, (e, doc)) in entries.iter_mut().zip(docs).enumerate() {
-            e.slot = doc.as_ref().map(|_| live.len() as u32);
+        for (pos, doc) in docs.into_iter().enumerate() {
+            entries.set_slot(pos, doc.as_ref().map(|_| live.len() as u32));
             if let Some(doc) = doc {
                 slot_entry.push(pos as u32);
                 live.push(doc);
             }
         }
-        let key_of = |p: u32| entries[p as usize].key.as_str();
-        let id_of = |p: u32| entries[p as usize].id.as_deref().unwrap_or("");
-        for (pos, e) in entries.iter().enumerate() {
-            key_pos.insert(&e.key, pos as u32, key_of, true);
-            if let Some(id) = &e.id {
+        let key_of = |p: u32| entries.key(p as usize);
+        let id_of = |p: u32| entries.id(p as usize).unwrap_or("");
+        for pos in 0..entries.len() {
+            key_pos.insert(entries.key(pos), pos as u32, key_of, true);
+            if let Some(id) = entries.id(pos) {
                 first_id_pos.insert(id, pos as u32, id_of, false);
             }
         }
@@ -500,15 +575,15 @@ impl ToolCatalog {
     pub fn listing(&self, prefer_id: bool) -> Vec<ListingRow> {
         let mut doc_of_name: HashMap<&str, u32> = HashMap::with_capacity_and_hasher(self.slot_entry.len(), Default::default());
         for &pos in &self.slot_entry {
-            let e = &self.entries[pos as usize];
+            let e = self.entries.get(pos as usize);
             doc_of_name.insert(e.name(), e.handle);
         }
-        let entry_of_handle: HashMap<u32, &Entry> = self.entries.iter().map(|e| (e.handle, e)).collect();
+        let entry_of_handle: HashMap<u32, Entry<'_>> = self.entries.iter().map(|e| (e.handle, e)).collect();
         self.entries
             .iter()
             .map(|e| {
-                let tool = self.resolve(&e.key, prefer_id).unwrap_or(e.handle);
-                let name = entry_of_handle.get(&tool).and_then(|t| t.id.as_deref()).unwrap_or(&e.key);
+                let tool = self.resolve(e.key, prefer_id).unwrap_or(e.handle);
+                let name = entry_of_handle.get(&tool).and_then(|t| t.id).unwrap_or(e.key);
                 ListingRow { key_handle: e.handle, tool_handle: tool, doc_handle: doc_of_name.get(name).copied() }
             })
             .collect()
@@ -520,19 +595,19 @@ impl ToolCatalog {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.len() == 0
     }
 
     /// Handle of the tool stored under a record key.
     pub fn by_key(&self, key: &str) -> Option<u32> {
-        self.key_pos.get(key, |p| &self.entries[p as usize].key).map(|p| self.entries[p as usize].handle)
+        self.key_pos.get(key, |p| self.entries.key(p as usize)).map(|p| self.entries.handle(p as usize))
     }
 
     /// Handle of the first tool (in entry order) whose id is `id`.
     pub fn by_id(&self, id: &str) -> Option<u32> {
         self.first_id_pos
-            .get(id, |p| self.entries[p as usize].id.as_deref().unwrap_or(""))
-            .map(|p| self.entries[p as usize].handle)
+            .get(id, |p| self.entries.id(p as usize).unwrap_or(""))
+            .map(|p| self.entries.handle(p as usize))
     }
 
     /// The reference's name resolution for load/active: key first without a filter,
@@ -550,7 +625,7 @@ impl ToolCatalog {
     pub fn suggestion_keys(&self, requested: &str) -> Vec<&str> {
         if self.is_enhanced() {
             // Ranked by closeness (edit distance, shared words, substring), best first.
-            let keys: Vec<&str> = self.entries.iter().map(|e| e.key.as_str()).collect();
+            let keys: Vec<&str> = self.entries.iter().map(|e| e.key).collect();
             return enhanced::suggest(requested, &keys, keys.len()).into_iter().map(|i| keys[i as usize]).collect();
         }
         let wanted = requested.to_lowercase();
@@ -560,12 +635,27 @@ impl ToolCatalog {
                 let key = e.key.to_lowercase();
                 key.contains(&wanted) || wanted.contains(&key)
             })
-            .map(|e| e.key.as_str())
+            .map(|e| e.key)
             .collect()
     }
 
     /// BM25 + name boost + minScore + id resolution, in the reference's order.
     /// Without `inspect_all` at most `top_k` hits come back; with it, every candidate does.
+    /// Heap bytes held, by part (capacities, not allocator overhead), for memory reports.
+    #[doc(hidden)]
+    pub fn heap_parts(&self) -> Vec<(&'static str, usize)> {
+        let mut parts = vec![
+            ("entries", self.entries.heap_bytes()),
+            ("name maps", (self.key_pos.by_hash.capacity() + self.first_id_pos.by_hash.capacity()) * 13),
+            ("slot_entry", self.slot_entry.capacity() * 4),
+        ];
+        if let Ranker::Compatible { vocab, index } = &self.ranker {
+            parts.push(("vocab", vocab.heap_bytes()));
+            parts.extend(index.heap_parts());
+        }
+        parts
+    }
+
     pub fn search(&self, query: &str, params: SearchParams) -> Vec<Hit> {
         match &self.ranker {
             Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, true),
@@ -624,7 +714,7 @@ impl ToolCatalog {
         let token_pairs: Vec<[u64; 4]> = tokens.iter().map(|t| byte_pairs(t)).collect();
         // The hits' names, gathered (and their first bytes read) before any is used: the
         // loads are independent, so their cache misses overlap instead of queueing.
-        let names: Vec<&str> = boosted.iter().map(|hit| self.entries[self.slot_entry[hit.slot as usize] as usize].name()).collect();
+        let names: Vec<&str> = boosted.iter().map(|hit| self.entries.name(self.slot_entry[hit.slot as usize] as usize)).collect();
         std::hint::black_box(names.iter().fold(0u8, |acc, name| acc ^ name.as_bytes().first().copied().unwrap_or(0)));
         for (hit, name) in boosted.iter_mut().zip(names) {
             let name = lowercase(name);
@@ -651,9 +741,9 @@ impl ToolCatalog {
             if !above(score, params.min_score) {
                 continue;
             }
-            let doc_entry = &self.entries[self.slot_entry[slot as usize] as usize];
-            let Some(handle) = self.by_id(doc_entry.name()) else { continue };
-            hits.push(Hit { handle, doc_handle: doc_entry.handle, score });
+            let pos = self.slot_entry[slot as usize] as usize;
+            let Some(handle) = self.by_id(self.entries.name(pos)) else { continue };
+            hits.push(Hit { handle, doc_handle: self.entries.handle(pos), score });
             if !params.inspect_all && hits.len() >= params.top_k {
                 break;
             }
@@ -712,9 +802,9 @@ impl ToolCatalog {
         let mut base_rows: HashMap<(&str, &str), usize> = HashMap::default();
         if let Some((base, hybrid)) = base.filter(|(_, h)| Arc::ptr_eq(&h.semantic.model, &model)) {
             for (slot, &pos) in base.slot_entry.iter().enumerate() {
-                let e = &base.entries[pos as usize];
+                let e = base.entries.get(pos as usize);
                 if slot < hybrid.semantic.vectors.len() {
-                    base_rows.insert((e.name(), &e.description), slot);
+                    base_rows.insert((e.name(), e.description), slot);
                 }
             }
         }
@@ -723,8 +813,8 @@ impl ToolCatalog {
             .slot_entry
             .iter()
             .map(|&pos| {
-                let e = &self.entries[pos as usize];
-                base_rows.get(&(e.name(), e.description.as_str())).copied()
+                let e = self.entries.get(pos as usize);
+                base_rows.get(&(e.name(), e.description)).copied()
             })
             .collect();
         let texts: Vec<String> = self
@@ -732,7 +822,10 @@ impl ToolCatalog {
             .iter()
             .zip(&reuse)
             .filter(|(_, r)| r.is_none())
-            .map(|(&pos, _)| semantic::tool_text(self.entries[pos as usize].name(), &self.entries[pos as usize].description))
+            .map(|(&pos, _)| {
+                let e = self.entries.get(pos as usize);
+                semantic::tool_text(e.name(), e.description)
+            })
             .collect();
         let embedded = DocVectors::build_many(&model, &texts);
         let vectors = match base {
@@ -757,7 +850,7 @@ impl ToolCatalog {
         self
     }
 
-    fn hybrid_overlay(base: &ToolCatalog, hybrid: &HybridRanker, entries: Vec<Entry>) -> Self {
+    fn hybrid_overlay(base: &ToolCatalog, hybrid: &HybridRanker, entries: Entries<'_>) -> Self {
         let mut catalog = Self::enhanced(entries).into_hybrid(hybrid.semantic.model.clone(), Some((base, hybrid)));
         catalog.set_fusion(hybrid.fusion);
         catalog
@@ -1074,7 +1167,7 @@ pub(crate) mod tests {
         assert!(!is_array_index("01") && !is_array_index("4294967295") && !is_array_index("-1") && !is_array_index(""));
         let base = ToolCatalog::build(vec![entry(0, "5", Some("five"), ""), entry(1, "b", Some("b"), "")]);
         let o = ToolCatalog::overlay(&base, vec![entry(2, "z", Some("z"), ""), entry(3, "2", Some("two"), "")], None);
-        let order: Vec<&str> = o.entries.iter().map(|e| e.key.as_str()).collect();
+        let order: Vec<&str> = o.entries.iter().map(|e| e.key).collect();
         assert_eq!(o.search("two", params(5))[0].handle, 3);
         assert_eq!(order, ["2", "5", "b", "z"]);
     }
