@@ -20,18 +20,22 @@ fn main() {
         .enumerate()
         .map(|(i, t)| ToolEntry { key: t.id.clone(), id: Some(t.id.clone()), description: t.description.clone(), handle: i as u32 })
         .collect();
-    if std::env::var("JOINED").is_ok() {
+    if let Some(rounds) = std::env::var("JOINED").ok().and_then(|s| s.parse::<usize>().ok()) {
         // The joined-text path the JS layer takes: check on the JS thread, then build.
         let joined: String = tools.iter().map(|t| format!("{}\0{}\0{}", t.id, t.id, t.description)).collect::<Vec<_>>().join("\0");
-        for _ in 0..3 {
+        let mut times = Vec::new();
+        for _ in 0..rounds {
             let t = Instant::now();
             let checked = ToolCatalog::check_joined(&joined, n, false, &["search_tools", "load_tool"], KeyConflicts::Reject).expect("valid");
             let checked_ms = t.elapsed().as_secs_f64() * 1e3;
             let t = Instant::now();
             let built = ToolCatalog::build_checked(checked, None);
-            println!("joined: check + copy {checked_ms:.2} ms, build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+            times.push((checked_ms, t.elapsed().as_secs_f64() * 1e3));
             drop(built);
         }
+        times.sort_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)));
+        let (check, build) = times[times.len() / 2];
+        println!("joined ({rounds} rounds, median): check + copy {check:.2} ms, build {build:.2} ms");
     }
     let builds: usize = std::env::var("BUILDS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut build_times = Vec::new();

@@ -391,31 +391,47 @@ impl Bm25Index {
         let sat_avgdl = if docs == 0 { f64::NAN } else { total_len as f64 / docs as f64 };
         let mut shapes = Vec::new();
         let mut shape_ids = HashMap::default();
+        let mut shape_sat: Vec<f64> = Vec::new();
         let mut meta = Vec::with_capacity(docs);
         let mut from = 0usize;
         for (slot, (&end, &len)) in ends.iter().zip(&lens).enumerate() {
-            let norm = k1 * (1.0 - b + b * (f64::from(len) / sat_avgdl));
             let mut bits = 0u128;
             let mut top_tf = 0u32;
+            // Most terms occur once: this document's (1, len) shape is looked up once.
+            let mut once = None;
             for pair in &mut fwd[from..end as usize] {
                 let (term, tf) = *pair;
                 top_tf = top_tf.max(tf);
                 let t = term as usize;
-                let shape = shape_id(&mut shapes, &mut shape_ids, tf, len);
+                let shape = match (tf, once) {
+                    (1, Some(shape)) => shape,
+                    _ => {
+                        let shape = shape_id(&mut shapes, &mut shape_ids, tf, len);
+                        if shape as usize == shape_sat.len() {
+                            shape_sat.push(saturation(tf, len, k1, b, sat_avgdl));
+                        }
+                        if tf == 1 {
+                            once = Some(shape);
+                        }
+                        shape
+                    }
+                };
                 postings[t].push(Posting { slot: slot as u32, shape });
                 *pair = (term, shape);
                 bits |= term_bits(term);
                 max_tf[t] = max_tf[t].max(tf);
                 min_len[t] = min_len[t].min(len);
-                let tf = f64::from(tf);
-                max_sat[t] = max_sat[t].max(tf / (tf + norm));
+                max_sat[t] = max_sat[t].max(shape_sat[shape as usize]);
             }
             let (one, top) = (saturation(1, len, k1, b, sat_avgdl), saturation(top_tf.max(1), len, k1, b, sat_avgdl));
             meta.push(DocMeta::new(bits, one, top, (from as u32, end)));
             from = end as usize;
         }
+        // (as [`Self::refresh_saturation`] keeps it: the saturation without its k1 + 1 factor)
+        for sat in &mut max_sat {
+            *sat /= k1 + 1.0;
+        }
         let live = docs;
-        let shape_sat = shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, sat_avgdl)).collect();
         Self {
             k1,
             b,
