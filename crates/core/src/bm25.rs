@@ -895,11 +895,25 @@ impl Bm25Index {
         // can reach the threshold; at least the smallest positive f32, so repeat visits
         // (which read 0) never count.
         let reach = f32_at_most((theta / (1.0 + BOUND_MARGIN) - rest[read]) / (1.0 + PARTIAL_SLACK)).max(f32::from_bits(1));
-        for &i in &order[..read] {
+        // The last read lists (lowest bounds, usually the longest) whose bounds together
+        // stay below `reach` cannot lift a document to it alone: every kept document is in
+        // one of the others, so those lists are only walked to reset their documents.
+        let mut collect = read;
+        let mut tail = 0.0f64;
+        while collect > 0 && (tail + terms[order[collect - 1]].bound) * (1.0 + PARTIAL_SLACK) < f64::from(reach) {
+            tail += terms[order[collect - 1]].bound;
+            collect -= 1;
+        }
+        for &i in &order[..collect] {
             for p in terms[i].list {
                 let partial_score = std::mem::take(&mut partial[p.slot as usize]);
                 candidates[kept] = (partial_score, p.slot);
                 kept += usize::from(partial_score >= reach);
+            }
+        }
+        for &i in &order[collect..read] {
+            for p in terms[i].list {
+                partial[p.slot as usize] = 0.0;
             }
         }
         let mut candidates_all = candidates;
