@@ -29,33 +29,42 @@ pub fn osa_distance(a: &[char], b: &[char], max: usize) -> Option<usize> {
         let d = a.len().max(b.len());
         return (d <= max).then_some(d);
     }
+    // Cells hold min(distance, max + 1): every value above `max` is the same "too far",
+    // and capping commutes with the recurrence's min and +1.
+    let cap = max.min(u32::MAX as usize - 2) as u32 + 1;
     let w = b.len() + 1;
-    // Three rolling rows: two back (for transpositions), previous, current.
-    let mut rows = vec![0usize; 3 * w];
-    for (j, cell) in rows[w..2 * w].iter_mut().enumerate() {
-        *cell = j;
+    // Three rows (two back for transpositions, previous, current), on the stack for words.
+    let mut stack = [0u32; 3 * 48];
+    let mut heap = Vec::new();
+    let rows: &mut [u32] = if 3 * w <= stack.len() {
+        &mut stack[..3 * w]
+    } else {
+        heap.resize(3 * w, 0);
+        &mut heap
+    };
+    let (mut pp, mut prev, mut cur) = (0, w, 2 * w);
+    for j in 0..w {
+        rows[prev + j] = j.min(cap as usize) as u32;
     }
     for i in 1..=a.len() {
-        let (pp, rest) = rows.split_at_mut(w);
-        let (prev, cur) = rest.split_at_mut(w);
-        cur[0] = i;
-        let mut row_min = cur[0];
+        rows[cur] = i.min(cap as usize) as u32;
+        let mut row_min = rows[cur];
         for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            let cost = u32::from(a[i - 1] != b[j - 1]);
+            let mut v = (rows[prev + j] + 1).min(rows[cur + j - 1] + 1).min(rows[prev + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(pp[j - 2] + 1);
+                v = v.min(rows[pp + j - 2] + 1);
             }
-            cur[j] = v;
+            let v = v.min(cap);
+            rows[cur + j] = v;
             row_min = row_min.min(v);
         }
-        if row_min > max {
+        if row_min >= cap {
             return None;
         }
-        // rotate: pp <- prev, prev <- cur
-        rows.copy_within(w..3 * w, 0);
+        (pp, prev, cur) = (prev, cur, pp);
     }
-    let d = rows[2 * w - 1];
+    let d = rows[prev + w - 1] as usize;
     (d <= max).then_some(d)
 }
 
@@ -170,6 +179,52 @@ mod tests {
         assert_eq!(d("ab", "", 1), None);
         assert_eq!(d("天气", "天汽", 1), Some(1));
         assert_eq!(d("ca", "abc", 3), Some(3)); // OSA, not full Damerau
+    }
+
+    /// Plain OSA distance (full table, no cap), the reference for the fast one.
+    fn reference(a: &[char], b: &[char]) -> usize {
+        let (n, m) = (a.len(), b.len());
+        let mut t = vec![vec![0usize; m + 1]; n + 1];
+        for (i, row) in t.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for j in 0..=m {
+            t[0][j] = j;
+        }
+        for i in 1..=n {
+            for j in 1..=m {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                t[i][j] = (t[i - 1][j] + 1).min(t[i][j - 1] + 1).min(t[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    t[i][j] = t[i][j].min(t[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        t[n][m]
+    }
+
+    #[test]
+    fn matches_the_plain_table_on_random_words() {
+        let mut seed = 7u64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        for _ in 0..20_000 {
+            // small alphabets make close pairs common; long words take the heap path
+            let alphabet = 2 + next(4);
+            let word = |next: &mut dyn FnMut(u64) -> u64| -> Vec<char> {
+                let len = if next(50) == 0 { 40 + next(30) } else { next(12) };
+                (0..len).map(|_| char::from(b'a' + next(alphabet) as u8)).collect()
+            };
+            let a = word(&mut next);
+            let b = word(&mut next);
+            let max = if next(100) == 0 { usize::MAX } else { next(4) as usize };
+            let expected = reference(&a, &b);
+            assert_eq!(osa_distance(&a, &b, max), (expected <= max).then_some(expected), "{a:?} {b:?} {max}");
+        }
     }
 
     #[test]
