@@ -46,10 +46,18 @@ pub fn osa_distance(a: &[char], b: &[char], max: usize) -> Option<usize> {
     for j in 0..w {
         rows[prev + j] = j.min(cap as usize) as u32;
     }
+    // Only cells within `max` of the diagonal can stay within `max`: each row computes
+    // that band, with "too far" written just outside it where the next row reads.
     for i in 1..=a.len() {
+        let lo = i.saturating_sub(max).max(1);
+        let hi = i.saturating_add(max).min(b.len());
         rows[cur] = i.min(cap as usize) as u32;
-        let mut row_min = rows[cur];
-        for j in 1..=b.len() {
+        let mut row_min = if lo == 1 { rows[cur] } else { cap };
+        rows[cur + lo - 1] = if lo == 1 { rows[cur] } else { cap };
+        if hi < b.len() {
+            rows[cur + hi + 1] = cap;
+        }
+        for j in lo..=hi {
             let cost = u32::from(a[i - 1] != b[j - 1]);
             let mut v = (rows[prev + j] + 1).min(rows[cur + j - 1] + 1).min(rows[prev + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
