@@ -578,11 +578,13 @@ impl EnhancedIndex {
                         }
                         *s += qw * v;
                         if c != 0 {
+                            // (each field's credit, in term order, as ever: only the
+                            // fields whose bit is set are visited)
                             let m = &mut matched[d as usize];
-                            for (f, mf) in m.iter_mut().enumerate() {
-                                if c >> f & 1 == 1 {
-                                    *mf += credit;
-                                }
+                            let mut bits = c;
+                            while bits != 0 {
+                                m[bits.trailing_zeros() as usize] += credit;
+                                bits &= bits - 1;
                             }
                         }
                     }
@@ -601,10 +603,19 @@ impl EnhancedIndex {
             // turned away by one comparison); otherwise every hit is collected and sorted.
             let keep_top = limit <= SMALL_TOP;
             let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { touched.len() });
+            // The coverage factors multiply a score by at most this (plus rounding slack):
+            // a kept-top document below the last kept one even at that skips them.
+            let max_factor = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001;
             for &d in touched.iter() {
                 let d_ = d as usize;
                 let mut s = scores[d_];
                 scores[d_] = 0.0;
+                if keep_top && hits.len() == limit && s * max_factor < hits[limit - 1].1 {
+                    if any_coverage {
+                        matched[d_] = [0.0; FIELDS];
+                    }
+                    continue;
+                }
                 if any_coverage {
                     let (m, mass) = (&mut matched[d_], &self.cov_mass[d_]);
                     for f in 0..FIELDS {
