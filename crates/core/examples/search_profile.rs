@@ -1,7 +1,11 @@
 //! Times compatible-mode search on a replicated MetaTool catalog (p50/p95 per query, and a
 //! long loop for `perf record`).
 //!
-//!     cargo run -p mastra-native-core --release --example search_profile [-- 10000 [rounds]]
+//!     cargo run -p mastra-native-core --release --example search_profile [-- 10000 [rounds]] [--enhanced]
+//!
+//! Environment: `BUILDS=n` times n builds from owned entries; `JOINED=n` times n checks and
+//! builds from one joined text (the JS layer's path); `MEMORY=1` prints the heap the
+//! catalog holds, by part; `TOKENS=1` times query tokenizing alone.
 use std::time::Instant;
 
 use mastra_native_core::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
@@ -50,7 +54,6 @@ fn main() {
         build_times.sort_by(f64::total_cmp);
         println!("{builds} builds: median {:.2} ms, min {:.2} ms", build_times[builds / 2], build_times[0]);
     }
-    let rss_before = rss_mb();
     let t = Instant::now();
     let catalog = if enhanced { ToolCatalog::build_enhanced(entries, vec![String::new(); tools.len()]) } else { ToolCatalog::build(entries) };
     println!("build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
@@ -64,12 +67,7 @@ fn main() {
                 println!("  {part}: {:.2} MB", bytes as f64 / 1048576.0);
             }
         }
-        println!("  total {:.2} MB; RSS added by the build {:.2} MB", total as f64 / 1048576.0, rss_mb() - rss_before);
-        extern "C" {
-            fn malloc_trim(pad: usize) -> i32;
-        }
-        unsafe { malloc_trim(0) };
-        println!("  RSS added after malloc_trim {:.2} MB", rss_mb() - rss_before);
+        println!("  total {:.2} MB", total as f64 / 1048576.0);
     }
     let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
     let sample: Vec<&str> = queries.iter().step_by(21).map(|q| q.text.as_str()).collect();
@@ -96,9 +94,3 @@ fn main() {
     println!("n={n} {} searches: p50 {:.1} µs, p95 {:.1} µs, mean {:.1} µs", times.len(), at(0.5), at(0.95), times.iter().sum::<f64>() / times.len() as f64);
 }
 
-/// Resident set size from /proc/self/statm (Linux), in MB.
-fn rss_mb() -> f64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: f64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0.0);
-    pages * 4096.0 / 1048576.0
-}

@@ -35,7 +35,7 @@ impl ToolEntry {
     }
 
     /// This tool, borrowed, with `params` as its parameter text.
-    pub fn as_ref<'a>(&'a self, params: &'a str) -> ToolRef<'a> {
+    pub fn tool_ref<'a>(&'a self, params: &'a str) -> ToolRef<'a> {
         ToolRef { key: &self.key, id: self.id.as_deref(), description: &self.description, params, handle: self.handle }
     }
 }
@@ -43,7 +43,7 @@ impl ToolEntry {
 /// `entries` with their parameter texts (missing texts are empty), copied into one buffer.
 fn entries_of(entries: &[ToolEntry], params: Option<&[String]>) -> Entries<'static> {
     let params = params.unwrap_or_default();
-    Entries::from_tools(entries.iter().enumerate().map(|(i, e)| e.as_ref(params.get(i).map_or("", String::as_str))))
+    Entries::from_tools(entries.iter().enumerate().map(|(i, e)| e.tool_ref(params.get(i).map_or("", String::as_str))))
 }
 
 /// A search hit: the tool to return (first tool whose id is the indexed name), the tool
@@ -507,7 +507,7 @@ impl ToolCatalog {
         let mut appended_index_keys = false;
         let params = resolved_params.unwrap_or_default();
         for (i, entry) in resolved.iter().enumerate() {
-            let tool = entry.as_ref(params.get(i).map_or("", String::as_str));
+            let tool = entry.tool_ref(params.get(i).map_or("", String::as_str));
             match key_pos.get(tool.key, |p| entries.key(p as usize)) {
                 Some(pos) => entries.replace(pos as usize, tool),
                 None => {
