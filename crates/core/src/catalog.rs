@@ -1171,4 +1171,69 @@ pub(crate) mod tests {
         assert_eq!(o.search("two", params(5))[0].handle, 3);
         assert_eq!(order, ["2", "5", "b", "z"]);
     }
+
+    #[test]
+    fn joined_text_builds_equal_owned_entry_builds() {
+        // Random catalogs with repeated names, id-less tools, keys equal to ids and
+        // non-ASCII text: the catalog read in place from one joined text must search, list
+        // and resolve exactly like the one built from owned entries, and so must overlays.
+        let words = ["alpha", "beta", "天氣", "검색", "email", "issue", "calendar", "zeta", "ÉTÉ", "send"];
+        let mut seed = 7u64;
+        let mut next = |k: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % k
+        };
+        for round in 0..40 {
+            let n = 1 + next(60);
+            let enhanced = round % 4 == 3;
+            let mut tools: Vec<(ToolEntry, String)> = Vec::new();
+            for i in 0..n {
+                let key = format!("{}_{}", words[next(words.len())], next(n + 3));
+                let id = match next(4) {
+                    0 => None,
+                    1 => Some(key.clone()),
+                    _ => Some(format!("{}{}", words[next(words.len())], next(n))),
+                };
+                let description = (0..next(8)).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(" ");
+                let params = if enhanced { (0..next(3)).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(" ") } else { String::new() };
+                tools.push((entry(i as u32, &key, id.as_deref(), &description), params));
+            }
+            let joined = tools
+                .iter()
+                .map(|(e, p)| {
+                    let mut fields = format!("{}\0{}\0{}", e.key, e.id.as_deref().unwrap_or(""), e.description);
+                    if enhanced {
+                        fields.push('\0');
+                        fields.push_str(p);
+                    }
+                    fields
+                })
+                .collect::<Vec<_>>()
+                .join("\0");
+            let entries: Vec<ToolEntry> = tools.iter().map(|(e, _)| e.clone()).collect();
+            let owned = if enhanced {
+                ToolCatalog::build_enhanced(entries, tools.iter().map(|(_, p)| p.clone()).collect())
+            } else {
+                ToolCatalog::build(entries)
+            };
+            let in_place = ToolCatalog::build_joined(&joined, n, enhanced, None, None).unwrap();
+            let extra = vec![entry(n as u32, "0", Some("email_new"), "send email now"), entry(n as u32 + 1, &tools[0].0.key, None, "replaced 天氣")];
+            let extra_params = enhanced.then(|| vec!["to".to_owned(), String::new()]);
+            let overlays = (ToolCatalog::overlay(&owned, extra.clone(), extra_params.clone()), ToolCatalog::overlay(&in_place, extra, extra_params));
+            for (a, b) in [(&owned, &in_place), (&overlays.0, &overlays.1)] {
+                assert_eq!(a.listing(false), b.listing(false), "round {round}");
+                assert_eq!(a.listing(true), b.listing(true), "round {round}");
+                for q in words.iter().chain(&["email send", "天氣 issue", "beta_3", "alpha alpha zeta"]) {
+                    let all = SearchParams { inspect_all: true, ..params(3) };
+                    assert_eq!(a.search(q, params(3)), b.search(q, params(3)), "round {round} {q}");
+                    assert_eq!(a.search(q, all), b.search(q, all), "round {round} {q}");
+                    assert_eq!(a.suggestion_keys(q), b.suggestion_keys(q), "round {round} {q}");
+                    assert_eq!((a.by_key(q), a.by_id(q), a.resolve(q, true)), (b.by_key(q), b.by_id(q), b.resolve(q, true)));
+                }
+                for (e, _) in &tools {
+                    assert_eq!((a.by_key(&e.key), a.by_id(e.name())), (b.by_key(&e.key), b.by_id(e.name())));
+                }
+            }
+        }
+    }
 }
