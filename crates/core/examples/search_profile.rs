@@ -5,7 +5,8 @@
 //!
 //! Environment: `BUILDS=n` times n builds from owned entries; `JOINED=n` times n checks and
 //! builds from one joined text (the JS layer's path); `MEMORY=1` prints the heap the
-//! catalog holds, by part; `TOKENS=1` times query tokenizing alone.
+//! catalog holds, by part; `TOKENS=1` times query tokenizing alone; `UNIQUE=k` gives every
+//! tool k words of its own (a vocabulary of k·n more terms, as real catalogs have).
 use std::time::Instant;
 
 use mastra_native_core::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
@@ -18,7 +19,15 @@ fn main() {
     let rounds: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let enhanced = std::env::args().any(|a| a == "--enhanced");
     let (base, queries) = metatool::load();
-    let tools = metatool::replicate(&base, n, 42);
+    let mut tools = metatool::replicate(&base, n, 42);
+    if let Some(unique) = std::env::var("UNIQUE").ok().and_then(|s| s.parse::<usize>().ok()) {
+        // a larger vocabulary, as real catalogs have: `unique` words of its own per tool
+        for (i, t) in tools.iter_mut().enumerate() {
+            for k in 0..unique {
+                t.description.push_str(&format!(" w{i}x{k}"));
+            }
+        }
+    }
     let entries: Vec<ToolEntry> = tools
         .iter()
         .enumerate()

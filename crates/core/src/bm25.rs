@@ -230,7 +230,10 @@ pub struct Bm25Index {
     alive: Vec<bool>,
     /// Token count per slot (0 once removed).
     lens: Vec<u32>,
-    postings: Vec<Vec<Posting>>,
+    /// The posting lists, one after another: term t's is `postings[starts[t]..starts[t + 1]]`
+    /// (one allocation for all terms, not one per term: catalogs have many rare words).
+    postings: Vec<Posting>,
+    starts: Vec<u32>,
     /// Per term: the largest tf and the shortest document length among its postings (ever;
     /// removals leave them as they are, which keeps them bounds). A term's score in any
     /// document is at most its score at (max tf, min length), which lets [`Self::score_top`]
@@ -334,6 +337,7 @@ impl Bm25Index {
             alive: Vec::new(),
             lens: Vec::new(),
             postings: Vec::new(),
+            starts: vec![0],
             max_tf: Vec::new(),
             min_len: Vec::new(),
             max_sat: Vec::new(),
@@ -350,14 +354,14 @@ impl Bm25Index {
     /// memory benchmarks break down.
     pub fn heap_parts(&self) -> Vec<(&'static str, usize)> {
         use std::mem::size_of;
-        let lists: usize = self.postings.iter().map(|l| l.capacity() * size_of::<Posting>()).sum();
+        let lists = self.postings.capacity() * size_of::<Posting>();
         vec![
             ("bm25 forward index", self.fwd.capacity() * 8),
             ("bm25 doc meta+alive+lens", self.meta.capacity() * 32 + self.alive.capacity() + self.lens.capacity() * 4),
             ("bm25 postings", lists),
-            ("bm25 per-term (list headers, bounds)", self.postings.capacity() * 24 + self.max_tf.capacity() * 4 + self.min_len.capacity() * 4 + self.max_sat.capacity() * 8),
+            ("bm25 per-term (list starts, bounds)", self.starts.capacity() * 4 + self.max_tf.capacity() * 4 + self.min_len.capacity() * 4 + self.max_sat.capacity() * 8),
             ("bm25 shapes", self.shapes.capacity() * 8 + self.shape_ids.capacity() * 13 + self.shape_sat.capacity() * 8),
-            ("bm25 posting lists (count)", self.postings.iter().filter(|l| l.capacity() > 0).count()),
+            ("bm25 posting lists (count)", self.terms()),
         ]
     }
 
@@ -396,11 +400,15 @@ impl Bm25Index {
                 df[term as usize] = 1;
             }
         }
-        let mut postings: Vec<Vec<Posting>> = df.iter().map(|&n| Vec::with_capacity(n as usize)).collect();
+        let starts = list_starts(&df);
         drop(df);
-        let mut max_tf = vec![0u32; postings.len()];
-        let mut min_len = vec![u32::MAX; postings.len()];
-        let mut max_sat = vec![0.0f64; postings.len()];
+        let terms = starts.len() - 1;
+        // (each list's next free place)
+        let mut cursor: Vec<u32> = starts[..terms].to_vec();
+        let mut postings = vec![Posting { slot: 0, shape: 0 }; fwd.len()];
+        let mut max_tf = vec![0u32; terms];
+        let mut min_len = vec![u32::MAX; terms];
+        let mut max_sat = vec![0.0f64; terms];
         let total_len: u64 = lens.iter().map(|&l| u64::from(l)).sum();
         let (k1, b) = (1.5, 0.75);
         let sat_avgdl = if docs == 0 { f64::NAN } else { total_len as f64 / docs as f64 };
@@ -431,7 +439,8 @@ impl Bm25Index {
                         shape
                     }
                 };
-                postings[t].push(Posting { slot: slot as u32, shape });
+                postings[cursor[t] as usize] = Posting { slot: slot as u32, shape };
+                cursor[t] += 1;
                 *pair = (term, shape);
                 bits |= term_bits(term);
                 max_tf[t] = max_tf[t].max(tf);
@@ -455,6 +464,7 @@ impl Bm25Index {
             alive: vec![true; live],
             lens,
             postings,
+            starts,
             max_tf,
             min_len,
             max_sat,
@@ -492,6 +502,7 @@ impl Bm25Index {
 
     /// Adds a document and returns its slot. It goes to the end of every posting list,
     /// like a re-added id goes to the end of the reference's `Set`s.
+    /// Each call rebuilds the lists (see [`Self::rebuild_lists`]).
     pub fn add(&mut self, doc: TermCounts) -> u32 {
         let slot = self.slots() as u32;
         self.sat_avgdl = f64::NAN;
@@ -499,13 +510,11 @@ impl Bm25Index {
         let mut bits = 0u128;
         for &(term, tf) in &doc.counts {
             let t = term as usize;
-            if self.postings.len() <= t {
-                self.postings.resize_with(t + 1, Vec::new);
+            if self.max_tf.len() <= t {
                 self.max_tf.resize(t + 1, 0);
                 self.min_len.resize(t + 1, u32::MAX);
             }
             let shape = shape_id(&mut self.shapes, &mut self.shape_ids, tf, doc.len);
-            self.postings[t].push(Posting { slot, shape });
             self.fwd.push((term, shape));
             bits |= term_bits(term);
             self.max_tf[t] = self.max_tf[t].max(tf);
@@ -516,6 +525,7 @@ impl Bm25Index {
         self.total_len += u64::from(doc.len);
         self.live += 1;
         self.lens.push(doc.len);
+        self.rebuild_lists();
         slot
     }
 
@@ -525,24 +535,56 @@ impl Bm25Index {
         if !self.alive.get(s).copied().unwrap_or(false) {
             return;
         }
-        let (from, to) = (self.meta[s].fwd.0 as usize, self.meta[s].fwd.1 as usize);
-        for i in from..to {
-            let term = self.fwd[i].0;
-            if let Some(list) = self.postings.get_mut(term as usize) {
-                list.retain(|p| p.slot != slot);
-            }
-        }
-        // The slot's forward entries stay (unreachable: its postings are gone) until the
-        // index is rebuilt; removals are rare and the reference re-adds at the end anyway.
+        // The slot's forward entries stay (unreachable: its postings are gone).
         self.alive[s] = false;
         self.total_len -= u64::from(self.lens[s]);
         self.live -= 1;
         self.lens[s] = 0;
+        self.rebuild_lists();
+    }
+
+    /// Rebuilds the posting lists from the live documents' forward entries, in slot order
+    /// (the order documents were added). Adding or removing one document costs a rebuild:
+    /// catalogs are built in one piece ([`Self::from_set`], [`Self::from_docs`]); single
+    /// changes are rare.
+    fn rebuild_lists(&mut self) {
+        let mut df = vec![0u32; self.max_tf.len()];
+        let live_docs = || self.meta.iter().zip(&self.alive).filter(|(_, &alive)| alive).map(|(m, _)| m.fwd);
+        for (from, to) in live_docs() {
+            for &(term, _) in &self.fwd[from as usize..to as usize] {
+                df[term as usize] += 1;
+            }
+        }
+        let starts = list_starts(&df);
+        let mut cursor: Vec<u32> = starts[..starts.len() - 1].to_vec();
+        let mut postings = vec![Posting { slot: 0, shape: 0 }; starts[starts.len() - 1] as usize];
+        for (slot, m) in self.meta.iter().enumerate().filter(|&(slot, _)| self.alive[slot]) {
+            for &(term, shape) in &self.fwd[m.fwd.0 as usize..m.fwd.1 as usize] {
+                postings[cursor[term as usize] as usize] = Posting { slot: slot as u32, shape };
+                cursor[term as usize] += 1;
+            }
+        }
+        self.postings = postings;
+        self.starts = starts;
+    }
+
+    /// Term `term`'s posting list (empty for an unknown term).
+    #[inline]
+    fn list(&self, term: u32) -> &[Posting] {
+        match (self.starts.get(term as usize), self.starts.get(term as usize + 1)) {
+            (Some(&from), Some(&to)) => &self.postings[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+
+    /// Number of terms with a (possibly empty) posting list.
+    fn terms(&self) -> usize {
+        self.starts.len() - 1
     }
 
     /// Document frequency of a term.
     pub fn df(&self, term: u32) -> usize {
-        self.postings.get(term as usize).map_or(0, Vec::len)
+        self.list(term).len()
     }
 
     fn avgdl(&self) -> f64 {
@@ -582,12 +624,12 @@ impl Bm25Index {
                 position.resize(self.slots(), 0);
             }
             for term in query_terms.iter().flatten() {
-                let Some(list) = self.postings.get(*term as usize) else { continue };
+                let list = self.list(*term);
                 if list.is_empty() {
                     continue;
                 }
                 let idf = self.idf(list.len());
-                // Posting lists hold live documents only (removal retains the others).
+                // Posting lists hold live documents only (removal rebuilds them).
                 for p in list {
                     let term_score = self.contribution(idf, *p, fast, avgdl);
                     let pos = &mut position[p.slot as usize];
@@ -630,7 +672,7 @@ impl Bm25Index {
         }
         let mut len = 0usize;
         for term in query_terms.iter().flatten() {
-            let Some(list) = self.postings.get(*term as usize) else { continue };
+            let list = self.list(*term);
             if list.is_empty() {
                 continue;
             }
@@ -664,6 +706,19 @@ fn accumulate(acc: &mut [f64], touched: &mut [u32], len: &mut usize, list: &[Pos
         *len += usize::from(*a == 0.0);
         *a += ts;
     }
+}
+
+/// Where each term's list starts in one array of all lists, given each term's list length;
+/// one more entry at the end (the total).
+fn list_starts(lengths: &[u32]) -> Vec<u32> {
+    let mut starts = Vec::with_capacity(lengths.len() + 1);
+    let mut at = 0u32;
+    starts.push(0);
+    for &n in lengths {
+        at += n;
+        starts.push(at);
+    }
+    starts
 }
 
 /// Two bits of a 128-bit per-document term filter.
@@ -744,7 +799,7 @@ impl Bm25Index {
         let mut total = 0usize;
         for (pos, &t) in query_terms.iter().enumerate() {
             let Some(t) = t else { continue };
-            let Some(list) = self.postings.get(t as usize) else { continue };
+            let list = self.list(t);
             if list.is_empty() {
                 continue;
             }
@@ -786,8 +841,8 @@ impl Bm25Index {
         if partial.len() < self.slots() {
             partial.resize(self.slots(), 0.0);
         }
-        if query_term.len() < self.postings.len() {
-            query_term.resize(self.postings.len(), 0);
+        if query_term.len() < self.terms() {
+            query_term.resize(self.terms(), 0);
         }
         for (u, t) in terms.iter().enumerate() {
             query_term[t.id as usize] = u as u8 + 1;
@@ -1040,9 +1095,9 @@ impl Bm25Index {
         self.sat_avgdl = avgdl;
         // max_sat is only a bound: recompute it for this average length too.
         self.max_sat.clear();
-        self.max_sat.resize(self.postings.len(), 0.0);
-        for (t, list) in self.postings.iter().enumerate() {
-            self.max_sat[t] = list.iter().map(|p| self.shape_sat[p.shape as usize] / (k1 + 1.0)).fold(0.0, f64::max);
+        self.max_sat.resize(self.terms(), 0.0);
+        for t in 0..self.terms() {
+            self.max_sat[t] = self.list(t as u32).iter().map(|p| self.shape_sat[p.shape as usize] / (k1 + 1.0)).fold(0.0, f64::max);
         }
     }
 
@@ -1279,7 +1334,6 @@ mod tests {
             let words = 2 + next(40) as usize;
             let docs = 1 + next(if round % 3 == 0 { 3000 } else { 400 }) as usize;
             let mut vocab = Vocab::new();
-            let mut index = Bm25Index::default();
             let mut built = Vec::new();
             for _ in 0..docs {
                 let cap = if next(10) == 0 { 60 } else { 12 };
@@ -1294,7 +1348,9 @@ mod tests {
                 built.push(TermCounts::from_terms(terms));
             }
             let batch = round % 2 == 0;
-            if batch {
+            let mut index;
+            // (one by one only for small sets: each add rebuilds the lists)
+            if batch && docs <= 400 {
                 // the batch build's precomputed tf-1 values give the incremental build's bits
                 let mut incremental = Bm25Index::default();
                 for d in &built {
@@ -1304,10 +1360,11 @@ mod tests {
                 let all: Vec<Option<u32>> = (0..vocab.len() as u32).map(Some).collect();
                 let bits = |i: &Bm25Index| i.score(&all).iter().map(|s| (s.slot, s.score.to_bits())).collect::<Vec<_>>();
                 assert_eq!(bits(&index), bits(&incremental), "round {round}");
+            } else if batch {
+                index = Bm25Index::from_docs(built, vocab.len());
             } else {
-                for d in built {
-                    index.add(d);
-                }
+                index = Bm25Index::from_docs(built, vocab.len());
+                // then removals and re-additions, which move documents to new slots
                 for _ in 0..next(5) {
                     let slot = next(docs as u64) as u32;
                     if let Some(doc) = index.doc(slot) {

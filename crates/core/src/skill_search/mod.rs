@@ -175,24 +175,23 @@ impl SkillIndex {
         };
         match mode {
             SearchMode::Bm25 => {
+                let (mut body, mut meta) = (Vec::new(), Vec::with_capacity(skills.len()));
                 for (i, skill) in skills.iter().enumerate() {
                     let skill_id = i as u32;
                     // Same order as WorkspaceSkills#indexSkill: SKILL.md, then each reference.
-                    let doc = term_counts(&mut index.vocab, &workspace_tokens(&skill.instructions));
-                    index.body.add(doc);
+                    body.push(term_counts(&mut index.vocab, &workspace_tokens(&skill.instructions)));
                     index.body_docs.push((skill_id, 0));
                     for (r, text) in skill.references.iter().enumerate() {
-                        let doc = term_counts(&mut index.vocab, &workspace_tokens(text));
-                        index.body.add(doc);
+                        body.push(term_counts(&mut index.vocab, &workspace_tokens(text)));
                         index.body_docs.push((skill_id, r as u32 + 1));
                     }
                     let mut meta_tokens = workspace_tokens(&skill.name);
                     meta_tokens.extend(workspace_tokens(&skill.description));
-                    let doc = term_counts(&mut index.vocab, &meta_tokens);
-                    index.meta.add(doc);
+                    meta.push(term_counts(&mut index.vocab, &meta_tokens));
                 }
-                index.body.refresh_saturation();
-                index.meta.refresh_saturation();
+                // (documents in slot order, built in one piece)
+                index.body = Bm25Index::from_docs(body, index.vocab.len());
+                index.meta = Bm25Index::from_docs(meta, index.vocab.len());
             }
             SearchMode::Substring => {
                 index.lower = skills
