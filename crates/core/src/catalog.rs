@@ -80,11 +80,21 @@ pub struct SearchParams {
 #[derive(Debug)]
 pub struct ToolCatalog {
     entries: Entries<'static>,
-    key_pos: StrIndex,
-    first_id_pos: StrIndex,
+    names: Names,
     ranker: Ranker,
     /// doc slot -> entry position of the tool that (last) indexed it
     slot_entry: Vec<u32>,
+}
+
+/// Entry positions by key and by id.
+#[derive(Debug, Clone, Default)]
+struct Names {
+    /// key -> position (the last, should keys repeat)
+    key_pos: StrIndex,
+    /// id -> first position with that id; when keys are unique, without the entries whose id
+    /// is their own key (the common case: found through `key_pos`, half the memory)
+    first_id_pos: StrIndex,
+    ids_via_keys: bool,
 }
 
 /// JavaScript array-index keys (`"0"`, `"42"`, not `"01"`) enumerate first, ascending.
@@ -465,13 +475,13 @@ impl ToolCatalog {
         };
         let vocab = Arc::new(vocab);
         let marks: Vec<Option<()>> = live.iter().map(|&l| l.then_some(())).collect();
-        let (entries, key_pos, first_id_pos, slot_entry, _) = Self::lookups(entries, marks);
+        let (entries, names, slot_entry, _) = Self::lookups(entries, marks);
         // An indexed entry's text lives on as its document (overlays reuse that, never the
         // text), so its description is dropped; unindexed entries keep theirs, since an
         // overlay may index them.
         let entries = entries.compacted(|e| e.slot.is_none());
         let index = Box::new(Bm25Index::from_set(set, vocab.len()));
-        Self { entries, key_pos, first_id_pos, ranker: Ranker::Compatible { vocab, index }, slot_entry }
+        Self { entries, names, ranker: Ranker::Compatible { vocab, index }, slot_entry }
     }
 
     fn enhanced(entries: Entries<'_>) -> Self {
@@ -480,7 +490,7 @@ impl ToolCatalog {
     }
 
     fn enhanced_with_live(entries: Entries<'_>, live: Vec<bool>) -> Self {
-        let (entries, key_pos, first_id_pos, slot_entry, docs) = Self::lookups(entries, live.iter().map(|&l| l.then_some(())).collect());
+        let (entries, names, slot_entry, docs) = Self::lookups(entries, live.iter().map(|&l| l.then_some(())).collect());
         let field_docs: Vec<FieldDoc> = docs
             .iter()
             .zip(&slot_entry)
@@ -495,7 +505,7 @@ impl ToolCatalog {
             .collect();
         let index = EnhancedIndex::build(&field_docs);
         let entries = entries.into_owned();
-        Self { entries, key_pos, first_id_pos, ranker: Ranker::Enhanced(Box::new(index)), slot_entry }
+        Self { entries, names, ranker: Ranker::Enhanced(Box::new(index)), slot_entry }
     }
 
     /// The catalog of `{ ...base.tools, ...resolved }`: a resolved key replaces the base
@@ -503,7 +513,7 @@ impl ToolCatalog {
     /// JavaScript enumerates them). Base documents are not re-tokenized.
     pub fn overlay(base: &ToolCatalog, resolved: Vec<ToolEntry>, resolved_params: Option<Vec<String>>) -> Self {
         let mut entries = base.entries.clone();
-        let mut key_pos = base.key_pos.clone();
+        let mut key_pos = base.names.key_pos.clone();
         let mut appended_index_keys = false;
         let params = resolved_params.unwrap_or_default();
         for (i, entry) in resolved.iter().enumerate() {
@@ -538,9 +548,9 @@ impl ToolCatalog {
     fn lookups<'t, T>(
         mut entries: Entries<'t>,
         docs: Vec<Option<T>>,
-    ) -> (Entries<'t>, StrIndex, StrIndex, Vec<u32>, Vec<T>) {
+    ) -> (Entries<'t>, Names, Vec<u32>, Vec<T>) {
         let mut key_pos = StrIndex::with_capacity(entries.len());
-        let mut first_id_pos = StrIndex::with_capacity(entries.len());
+        let mut first_id_pos = StrIndex::default();
         let mut slot_entry = Vec::with_capacity(entries.len());
         let mut live = Vec::with_capacity(entries.len());
         for (pos, doc) in docs.into_iter().enumerate() {
@@ -552,13 +562,20 @@ impl ToolCatalog {
         }
         let key_of = |p: u32| entries.key(p as usize);
         let id_of = |p: u32| entries.id(p as usize).unwrap_or("");
+        let mut unique_keys = true;
         for pos in 0..entries.len() {
-            key_pos.insert(entries.key(pos), pos as u32, key_of, true);
+            let key = entries.key(pos);
+            unique_keys &= key_pos.get(key, key_of).is_none();
+            key_pos.insert(key, pos as u32, key_of, true);
+        }
+        for pos in 0..entries.len() {
             if let Some(id) = entries.id(pos) {
-                first_id_pos.insert(id, pos as u32, id_of, false);
+                if !(unique_keys && id == entries.key(pos)) {
+                    first_id_pos.insert(id, pos as u32, id_of, false);
+                }
             }
         }
-        (entries, key_pos, first_id_pos, slot_entry, live)
+        (entries, Names { key_pos, first_id_pos, ids_via_keys: unique_keys }, slot_entry, live)
     }
 
     /// Rejects catalogs whose names are ambiguous: a key or name in `reserved`, two tools
@@ -600,14 +617,24 @@ impl ToolCatalog {
 
     /// Handle of the tool stored under a record key.
     pub fn by_key(&self, key: &str) -> Option<u32> {
-        self.key_pos.get(key, |p| self.entries.key(p as usize)).map(|p| self.entries.handle(p as usize))
+        self.names.key_pos.get(key, |p| self.entries.key(p as usize)).map(|p| self.entries.handle(p as usize))
     }
 
     /// Handle of the first tool (in entry order) whose id is `id`.
     pub fn by_id(&self, id: &str) -> Option<u32> {
-        self.first_id_pos
-            .get(id, |p| self.entries.id(p as usize).unwrap_or(""))
-            .map(|p| self.entries.handle(p as usize))
+        let names = &self.names;
+        let listed = names.first_id_pos.get(id, |p| self.entries.id(p as usize).unwrap_or(""));
+        let own = if names.ids_via_keys {
+            // the tool keyed `id` whose id is its key
+            names.key_pos.get(id, |p| self.entries.key(p as usize)).filter(|&p| self.entries.id(p as usize) == Some(id))
+        } else {
+            None
+        };
+        let first = match (listed, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        first.map(|p| self.entries.handle(p as usize))
     }
 
     /// The reference's name resolution for load/active: key first without a filter,
@@ -646,7 +673,7 @@ impl ToolCatalog {
     pub fn heap_parts(&self) -> Vec<(&'static str, usize)> {
         let mut parts = vec![
             ("entries", self.entries.heap_bytes()),
-            ("name maps", (self.key_pos.by_hash.capacity() + self.first_id_pos.by_hash.capacity()) * 13),
+            ("name maps", (self.names.key_pos.by_hash.capacity() + self.names.first_id_pos.by_hash.capacity()) * 13),
             ("slot_entry", self.slot_entry.capacity() * 4),
         ];
         if let Ranker::Compatible { vocab, index } = &self.ranker {
@@ -1233,6 +1260,42 @@ pub(crate) mod tests {
                 for (e, _) in &tools {
                     assert_eq!((a.by_key(&e.key), a.by_id(e.name())), (b.by_key(&e.key), b.by_id(e.name())));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn names_resolve_like_a_scan() {
+        // by_id is the first tool with that id, by_key the (last) tool with that key, with
+        // ids equal to their own key (kept out of the id map when keys are unique), ids
+        // shared across tools, id-less tools and, through the Rust API, repeated keys.
+        let pool = ["a", "b", "c", "d"];
+        let mut seed = 11u64;
+        let mut next = |k: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % k
+        };
+        for round in 0..300 {
+            let n = 1 + next(8);
+            let repeat_keys = round % 3 == 0;
+            let entries: Vec<ToolEntry> = (0..n)
+                .map(|i| {
+                    let key = if repeat_keys { pool[next(4)].to_owned() } else { format!("{}{i}", pool[next(4)]) };
+                    let id = match next(3) {
+                        0 => None,
+                        1 => Some(key.clone()),
+                        _ => Some(if next(2) == 0 { pool[next(4)].to_owned() } else { format!("{}{}", pool[next(4)], next(n)) }),
+                    };
+                    entry(i as u32, &key, id.as_deref(), "")
+                })
+                .collect();
+            let catalog = ToolCatalog::build(entries.clone());
+            let names: Vec<String> = pool.iter().map(|s| s.to_string()).chain((0..n).flat_map(|i| pool.iter().map(move |p| format!("{p}{i}")))).collect();
+            for name in &names {
+                let first_id = entries.iter().find(|e| e.id.as_deref() == Some(name.as_str())).map(|e| e.handle);
+                let last_key = entries.iter().rev().find(|e| e.key == *name).map(|e| e.handle);
+                assert_eq!(catalog.by_id(name), first_id, "round {round} {name}");
+                assert_eq!(catalog.by_key(name), last_key, "round {round} {name}");
             }
         }
     }
