@@ -30,6 +30,33 @@ fn more_bits_than(mut x: u64, k: usize) -> bool {
     x != 0
 }
 
+/// Appends to `out` the indices of the `sigs` within `max_bits` differing bits of `query`
+/// (the candidates worth an edit distance). With a population-count instruction (checked
+/// at run time on x86-64) one instruction a signature; without it, [`more_bits_than`].
+fn near_signatures(sigs: &[u64], query: u64, max_bits: u32, out: &mut Vec<u32>) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has the instruction the function is compiled to use.
+        unsafe { near_signatures_popcnt(sigs, query, max_bits, out) };
+        return;
+    }
+    for (i, &sig) in sigs.iter().enumerate() {
+        if !more_bits_than(query ^ sig, max_bits as usize) {
+            out.push(i as u32);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn near_signatures_popcnt(sigs: &[u64], query: u64, max_bits: u32, out: &mut Vec<u32>) {
+    for (i, &sig) in sigs.iter().enumerate() {
+        if (query ^ sig).count_ones() <= max_bits {
+            out.push(i as u32);
+        }
+    }
+}
+
 /// Optimal-string-alignment distance, or `None` when it exceeds `max`.
 pub fn osa_distance(a: &[char], b: &[char], max: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > max {
@@ -157,11 +184,10 @@ impl FuzzyIndex {
             return found;
         }
         let (start, end) = (self.by_len[lo] as usize, self.by_len[hi + 1] as usize);
-        for (i, &sig) in self.sigs[start..end].iter().enumerate() {
-            if more_bits_than(qsig ^ sig, 2 * max) {
-                continue;
-            }
-            let e = &self.entries[start + i];
+        let mut near = Vec::new();
+        near_signatures(&self.sigs[start..end], qsig, 2 * max as u32, &mut near);
+        for i in near {
+            let e = &self.entries[start + i as usize];
             if let Some(d) = osa_distance(&q, &e.chars, max) {
                 if d > 0 {
                     found.push((e.payload, d));
@@ -242,6 +268,19 @@ mod tests {
             let max = if next(100) == 0 { usize::MAX } else { next(4) as usize };
             let expected = reference(&a, &b);
             assert_eq!(osa_distance(&a, &b, max), (expected <= max).then_some(expected), "{a:?} {b:?} {max}");
+        }
+    }
+
+    #[test]
+    fn signature_scan_agrees_with_the_count() {
+        let sigs: Vec<u64> = (0..500u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i % 50)).collect();
+        for query in [0u64, 0xFF, 0x9E37_79B9_7F4A_7C15, u64::MAX] {
+            for max_bits in 0..6 {
+                let mut out = Vec::new();
+                near_signatures(&sigs, query, max_bits, &mut out);
+                let expected: Vec<u32> = (0..sigs.len() as u32).filter(|&i| (query ^ sigs[i as usize]).count_ones() <= max_bits).collect();
+                assert_eq!(out, expected);
+            }
         }
     }
 
