@@ -1199,17 +1199,21 @@ pub(crate) mod tests {
         assert_eq!(order, ["2", "5", "b", "z"]);
     }
 
+    /// A seeded generator of numbers below its argument (an LCG: tests need no quality).
+    fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |k| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % k
+        }
+    }
+
     #[test]
     fn joined_text_builds_equal_owned_entry_builds() {
         // Random catalogs with repeated names, id-less tools, keys equal to ids and
         // non-ASCII text: the catalog read in place from one joined text must search, list
         // and resolve exactly like the one built from owned entries, and so must overlays.
         let words = ["alpha", "beta", "天氣", "검색", "email", "issue", "calendar", "zeta", "ÉTÉ", "send"];
-        let mut seed = 7u64;
-        let mut next = |k: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % k
-        };
+        let mut next = below(7);
         for round in 0..40 {
             let n = 1 + next(60);
             let enhanced = round % 4 == 3;
@@ -1270,11 +1274,7 @@ pub(crate) mod tests {
         // ids equal to their own key (kept out of the id map when keys are unique), ids
         // shared across tools, id-less tools and, through the Rust API, repeated keys.
         let pool = ["a", "b", "c", "d"];
-        let mut seed = 11u64;
-        let mut next = |k: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % k
-        };
+        let mut next = below(11);
         for round in 0..300 {
             let n = 1 + next(8);
             let repeat_keys = round % 3 == 0;
