@@ -10,6 +10,8 @@
 //! is described in the request's language) and cross-language ones.
 //! `sweep` grid-searches the fusion knobs on the dev halves only and prints the best; it
 //! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
+//! With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
+//! (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
 //! 10,000 tools. `speed` times model load, build (enhanced vs hybrid) and search p50 at
 //! 10,000 replicated MetaTool tools (the catalog of bench/tool-search-realistic.mjs).
@@ -105,6 +107,11 @@ fn evaluate(set: &Set, catalog: &ToolCatalog) -> HashMap<String, Metrics> {
     let mut out: HashMap<String, Metrics> = HashMap::new();
     for (q, relevant, group) in &set.queries {
         let names: Vec<String> = catalog.search(q, params).iter().map(|h| set.tools[h.handle as usize].0.clone()).collect();
+        // HYBRID_DUMP=1: per-request recall@5 of the dev requests on stderr (to diff two models)
+        if group.starts_with("dev") && std::env::var_os("HYBRID_DUMP").is_some() {
+            let hits = relevant.iter().filter(|r| names.iter().take(5).any(|n| n == *r)).count();
+            eprintln!("{group}\t{:.2}\t{q}\t{}", hits as f64 / relevant.len() as f64, names.iter().take(5).cloned().collect::<Vec<_>>().join(","));
+        }
         out.entry(group.clone()).or_default().add(&names, relevant);
     }
     out
@@ -239,15 +246,16 @@ fn sweep(model: Arc<StaticModel>) {
         v.push(pick(ml_m, |g| in_group(g, "dev", "CJK", "same")).r5());
         v.push(pick(ml_m, |g| in_group(g, "dev", "CJK", "cross")).r5());
         v.push(pick(ml_m, |g| in_group(g, "dev", "all", "any")).r5());
+        v.push(pick(ml_m, |g| in_group(g, "dev", "zh-Hant", "same")).r5());
         v
     };
-    // scores: [MT even, en, zh-Hant, zh-Hans, ja, ko, CJK same, CJK cross, all]
+    // scores: [MT even, en, zh-Hant, zh-Hans, ja, ko, CJK same, CJK cross, all, zh-Hant same]
     let base = scores(
         &evaluate(&mt, &ToolCatalog::build_enhanced(entries(&mt.tools), vec![])),
         &evaluate(&ml, &ToolCatalog::build_enhanced(entries(&ml.tools), vec![])),
     );
     let fmt = |v: &[f64]| v.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>().join(" ");
-    println!("columns: MT-even en zh-Hant zh-Hans ja ko CJK-same CJK-cross ml-all (dev recall@5)");
+    println!("columns: MT-even en zh-Hant zh-Hans ja ko CJK-same CJK-cross ml-all zh-Hant-same (dev recall@5)");
     println!("enhanced: {}", fmt(&base));
     let mut grid = Vec::new();
     for k in [10.0, 60.0] {
@@ -288,6 +296,11 @@ fn sweep(model: Arc<StaticModel>) {
     // The stricter choice: cross-language CJK requests (where the model only adds noise) held too.
     println!("\nbest with CJK-cross also within 0.005 of enhanced:");
     results.iter().filter(|r| r.1[7] - base[7] >= -0.005).take(5).for_each(show);
+    // zh-Hant, the language the static model serves worst, first (no dev drop beyond 0.005).
+    println!("\nbest zh-Hant same-language (then as above):");
+    let mut by_hant: Vec<_> = results.iter().filter(|r| r.2 >= -0.005).collect();
+    by_hant.sort_by(|a, b| b.1[9].total_cmp(&a.1[9]).then(key(b).total_cmp(&key(a))));
+    by_hant.into_iter().take(5).for_each(show);
 }
 
 fn speed(path: &str) {
