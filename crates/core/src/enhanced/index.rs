@@ -602,7 +602,12 @@ impl EnhancedIndex {
         if matched.len() < self.docs {
             matched.resize(self.docs, [0.0; K]);
         }
-        touched.clear();
+        // (branch-free first-touch recording, as the compatible path does: room for every
+        // document plus the spare slot the unconditional write uses)
+        if touched.len() < self.docs + 1 {
+            touched.resize(self.docs + 1, 0);
+        }
+        let mut len = 0usize;
         for &(t, w, covers) in &q.terms {
             let t = t as usize;
             let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
@@ -618,9 +623,8 @@ impl EnhancedIndex {
                 let credit = self.idf[t];
                 for ((&d, &v), &c) in docs.iter().zip(vals).zip(&self.post_cov[a..b]) {
                     let s = &mut scores[d as usize];
-                    if *s == 0.0 {
-                        touched.push(d);
-                    }
+                    touched[len] = d;
+                    len += usize::from(*s == 0.0);
                     *s += qw * v;
                     if c != 0 {
                         // (each field's credit, in term order, as ever: only the
@@ -636,9 +640,8 @@ impl EnhancedIndex {
             } else {
                 for (&d, &v) in docs.iter().zip(vals) {
                     let s = &mut scores[d as usize];
-                    if *s == 0.0 {
-                        touched.push(d);
-                    }
+                    touched[len] = d;
+                    len += usize::from(*s == 0.0);
                     *s += qw * v;
                 }
             }
@@ -647,11 +650,11 @@ impl EnhancedIndex {
         // A small `limit` keeps its best documents in order as they come (most are
         // turned away by one comparison); otherwise every hit is collected and sorted.
         let keep_top = limit <= SMALL_TOP;
-        let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { touched.len() });
+        let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { len });
         // The coverage factors multiply a score by at most this (plus rounding slack):
         // a kept-top document below the last kept one even at that skips them.
         let max_factor = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001;
-        for &d in touched.iter() {
+        for &d in &touched[..len] {
             let d_ = d as usize;
             let mut s = scores[d_];
             scores[d_] = 0.0;
