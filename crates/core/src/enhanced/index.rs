@@ -589,13 +589,8 @@ impl EnhancedIndex {
     ) -> Vec<(u32, f64)> {
         let coverage = self.tuning.coverage;
         let any_coverage = coverage.iter().any(|&w| w > 0.0);
-        // field -> its place in `fields`
-        let mut place = [0usize; FIELDS];
-        for (k, &f) in fields.iter().enumerate() {
-            if f < FIELDS {
-                place[f] = k;
-            }
-        }
+        // per place: the coverage bit of its field (8, never set, for an unused place)
+        let bit_of: [u8; K] = std::array::from_fn(|k| if fields[k] < FIELDS { fields[k] as u8 } else { 8 });
         if scores.len() < self.docs {
             scores.resize(self.docs, 0.0);
         }
@@ -627,13 +622,11 @@ impl EnhancedIndex {
                     len += usize::from(*s == 0.0);
                     *s += qw * v;
                     if c != 0 {
-                        // (each field's credit, in term order, as ever: only the
-                        // fields whose bit is set are visited)
+                        // Branch-free over the covered fields: a field whose bit is clear
+                        // gets + 0.0, which leaves its (non-negative) mass unchanged.
                         let m = &mut matched[d as usize];
-                        let mut bits = c;
-                        while bits != 0 {
-                            m[place[bits.trailing_zeros() as usize]] += credit;
-                            bits &= bits - 1;
+                        for (k, &bit) in bit_of.iter().enumerate() {
+                            m[k] += credit * ((u32::from(c) >> bit) & 1) as f32;
                         }
                     }
                 }
