@@ -847,24 +847,33 @@ impl Bm25Index {
         for (u, t) in terms.iter().enumerate() {
             query_term[t.id as usize] = u as u8 + 1;
         }
+        // (place 0 takes the writes of a document's other terms; query term u is place u + 1)
         contrib.clear();
-        contrib.resize(terms.len(), 0.0);
+        contrib.resize(terms.len() + 1, 0.0);
+        let idf_at: Vec<f64> = std::iter::once(0.0).chain(terms.iter().map(|t| t.idf)).collect();
         // A document's exact score, from its own term list (the forward index): the
         // exhaustive path's arithmetic (0 + each matching query token's score, in query
         // order) and its first matching query token, which orders ties.
         let exact = |d: u32, contrib: &mut [f64], query_term: &[u8]| -> Ranked {
             contrib.iter_mut().for_each(|c| *c = 0.0);
-            for &(term, shape) in self.forward(d) {
-                let u = query_term[term as usize];
-                if u != 0 {
-                    let t = &terms[u as usize - 1];
-                    contrib[u as usize - 1] = self.contribution(t.idf, Posting { slot: d, shape }, fast, avgdl);
+            if fast {
+                // Branch-free: every term of the document writes, the query's to their places.
+                for &(term, shape) in self.forward(d) {
+                    let u = usize::from(query_term[term as usize]);
+                    contrib[u] = idf_at[u] * self.shape_sat[shape as usize];
+                }
+            } else {
+                for &(term, shape) in self.forward(d) {
+                    let u = usize::from(query_term[term as usize]);
+                    if u != 0 {
+                        contrib[u] = self.contribution(idf_at[u], Posting { slot: d, shape }, fast, avgdl);
+                    }
                 }
             }
             let mut score = 0.0f64;
             let mut first = u32::MAX;
             for &u in &seq {
-                let x = contrib[u as usize];
+                let x = contrib[u as usize + 1];
                 if x != 0.0 {
                     score += x;
                     first = first.min(terms[u as usize].first);
