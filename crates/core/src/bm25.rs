@@ -391,21 +391,7 @@ impl Bm25Index {
         // (grown by doubling; giving back the spare capacity moves nothing)
         fwd.shrink_to_fit();
         let docs = lens.len();
-        let mut df = vec![0u32; vocab_len];
-        for &(term, _) in &fwd {
-            if let Some(d) = df.get_mut(term as usize) {
-                *d += 1;
-            } else {
-                df.resize(term as usize + 1, 0);
-                df[term as usize] = 1;
-            }
-        }
-        let starts = list_starts(&df);
-        drop(df);
-        let terms = starts.len() - 1;
-        // (each list's next free place)
-        let mut cursor: Vec<u32> = starts[..terms].to_vec();
-        let mut postings = vec![Posting { slot: 0, shape: 0 }; fwd.len()];
+        let terms = fwd.iter().map(|&(term, _)| term as usize + 1).max().unwrap_or(0).max(vocab_len);
         let mut max_tf = vec![0u32; terms];
         let mut min_len = vec![u32::MAX; terms];
         let mut max_sat = vec![0.0f64; terms];
@@ -417,7 +403,7 @@ impl Bm25Index {
         let mut shape_sat: Vec<f64> = Vec::new();
         let mut meta = Vec::with_capacity(docs);
         let mut from = 0usize;
-        for (slot, (&end, &len)) in ends.iter().zip(&lens).enumerate() {
+        for (&end, &len) in ends.iter().zip(&lens) {
             let mut bits = 0u128;
             let mut top_tf = 0u32;
             // Most terms occur once: this document's (1, len) shape is looked up once.
@@ -439,8 +425,6 @@ impl Bm25Index {
                         shape
                     }
                 };
-                postings[cursor[t] as usize] = Posting { slot: slot as u32, shape };
-                cursor[t] += 1;
                 *pair = (term, shape);
                 bits |= term_bits(term);
                 max_tf[t] = max_tf[t].max(tf);
@@ -456,15 +440,15 @@ impl Bm25Index {
             *sat /= k1 + 1.0;
         }
         let live = docs;
-        Self {
+        let mut index = Self {
             k1,
             b,
             fwd,
             meta,
             alive: vec![true; live],
             lens,
-            postings,
-            starts,
+            postings: Vec::new(),
+            starts: vec![0],
             max_tf,
             min_len,
             max_sat,
@@ -474,7 +458,9 @@ impl Bm25Index {
             shape_sat,
             live,
             total_len,
-        }
+        };
+        index.rebuild_lists();
+        index
     }
 
     /// Term counts of a live document.
@@ -543,10 +529,10 @@ impl Bm25Index {
         self.rebuild_lists();
     }
 
-    /// Rebuilds the posting lists from the live documents' forward entries, in slot order
-    /// (the order documents were added). Adding or removing one document costs a rebuild:
-    /// catalogs are built in one piece ([`Self::from_set`], [`Self::from_docs`]); single
-    /// changes are rare.
+    /// Builds the posting lists from the live documents' forward entries, in slot order
+    /// (the order documents were added), each list sized exactly. Adding or removing one
+    /// document costs a rebuild: catalogs are built in one piece ([`Self::from_set`],
+    /// [`Self::from_docs`]); single changes are rare.
     fn rebuild_lists(&mut self) {
         let mut df = vec![0u32; self.max_tf.len()];
         let live_docs = || self.meta.iter().zip(&self.alive).filter(|(_, &alive)| alive).map(|(m, _)| m.fwd);
