@@ -182,20 +182,33 @@ impl StrIndex {
     }
 
     /// Records `pos` for `s`; with `replace`, a later position wins, else the first stays.
-    fn insert<'a>(&mut self, s: &str, pos: u32, field: impl Fn(u32) -> &'a str, replace: bool) {
+    /// Returns whether `s` was there already.
+    fn insert<'a>(&mut self, s: &str, pos: u32, field: impl Fn(u32) -> &'a str, replace: bool) -> bool {
+        use std::collections::hash_map::Entry as Slot;
         match self.by_hash.entry(Self::hash(s)) {
-            std::collections::hash_map::Entry::Vacant(v) => {
+            Slot::Vacant(v) => {
                 v.insert(pos);
+                false
             }
-            std::collections::hash_map::Entry::Occupied(mut o) => {
+            Slot::Occupied(mut o) => {
                 if field(*o.get()) == s {
                     if replace {
                         o.insert(pos);
                     }
-                } else if replace {
-                    self.collided.insert(s.to_owned(), pos);
+                    true
                 } else {
-                    self.collided.entry(s.to_owned()).or_insert(pos);
+                    match self.collided.entry(s.to_owned()) {
+                        Slot::Occupied(mut c) => {
+                            if replace {
+                                c.insert(pos);
+                            }
+                            true
+                        }
+                        Slot::Vacant(c) => {
+                            c.insert(pos);
+                            false
+                        }
+                    }
                 }
             }
         }
@@ -410,10 +423,7 @@ impl ToolCatalog {
             None if enhanced => Self::enhanced(entries),
             None => Self::compatible(entries, None),
         };
-        Ok(match model {
-            Some(model) => catalog.into_hybrid(model, None),
-            None => catalog,
-        })
+        Ok(catalog.with_model(model))
     }
 
     /// Checks [`Self::build_joined`]'s input (the same errors, first failure first) and
@@ -428,19 +438,31 @@ impl ToolCatalog {
 
     /// Builds a checked catalog; with `model`, ranking hybrid (the catalog must carry params).
     pub fn build_checked(checked: CheckedCatalog, model: Option<Arc<StaticModel>>) -> Self {
-        let CheckedCatalog { entries, enhanced } = checked;
-        let live = vec![true; entries.len()];
-        let catalog = if enhanced { Self::enhanced_with_live(entries, live) } else { Self::compatible_with_live(entries, None, live) };
-        match model {
-            Some(model) => catalog.into_hybrid(model, None),
-            None => catalog,
-        }
+        Self::unique_names(checked.entries, checked.enhanced).with_model(model)
     }
 
     fn validated(entries: Entries<'_>, enhanced: bool, reserved: &[&str], key_conflicts: KeyConflicts) -> Result<Self, CatalogError> {
         check_entries(&entries, reserved, key_conflicts)?;
+        Ok(Self::unique_names(entries, enhanced))
+    }
+
+    /// Builds entries whose names are known to be unique: every entry is indexed, so the
+    /// duplicate-name pass is skipped.
+    fn unique_names(entries: Entries<'_>, enhanced: bool) -> Self {
         let live = vec![true; entries.len()];
-        Ok(if enhanced { Self::enhanced_with_live(entries, live) } else { Self::compatible_with_live(entries, None, live) })
+        if enhanced {
+            Self::enhanced_with_live(entries, live)
+        } else {
+            Self::compatible_with_live(entries, None, live)
+        }
+    }
+
+    /// This catalog, hybrid with `model` when one is given.
+    fn with_model(self, model: Option<Arc<StaticModel>>) -> Self {
+        match model {
+            Some(model) => self.into_hybrid(model, None),
+            None => self,
+        }
     }
 
     /// Whether this catalog ranks with the enhanced analysis.
@@ -565,8 +587,7 @@ impl ToolCatalog {
         let mut unique_keys = true;
         for pos in 0..entries.len() {
             let key = entries.key(pos);
-            unique_keys &= key_pos.get(key, key_of).is_none();
-            key_pos.insert(key, pos as u32, key_of, true);
+            unique_keys &= !key_pos.insert(key, pos as u32, key_of, true);
         }
         for pos in 0..entries.len() {
             if let Some(id) = entries.id(pos) {
