@@ -567,28 +567,27 @@ impl EnhancedIndex {
             let mut guard = cell.borrow_mut();
             let (scores, matched2, matched_all, touched) = &mut *guard;
             if covered.len() <= 2 {
-                let fields = std::array::from_fn(|k| covered.get(k).copied().unwrap_or(FIELDS));
-                self.score_top::<2>(&q, limit, fields, scores, matched2, touched)
+                self.score_top::<2>(&q, limit, scores, matched2, touched)
             } else {
-                let fields = std::array::from_fn(|k| covered.get(k).copied().unwrap_or(FIELDS));
-                self.score_top::<FIELDS>(&q, limit, fields, scores, matched_all, touched)
+                self.score_top::<FIELDS>(&q, limit, scores, matched_all, touched)
             }
         })
     }
 
-    /// [`Self::search_top`]'s scoring, with matched mass kept for `fields`: the covered
-    /// fields in ascending order, then `FIELDS` in unused places.
+    /// [`Self::search_top`]'s scoring, with matched mass kept in K places (at least the
+    /// number of covered fields).
     fn score_top<const K: usize>(
         &self,
         q: &QueryTerms,
         limit: usize,
-        fields: [usize; K],
         scores: &mut Vec<f32>,
         matched: &mut Vec<[f32; K]>,
         touched: &mut Vec<u32>,
     ) -> Vec<(u32, f64)> {
         let coverage = self.tuning.coverage;
         let any_coverage = coverage.iter().any(|&w| w > 0.0);
+        // per place: its field, the covered ones ascending (`FIELDS` for an unused place)
+        let fields: [usize; K] = std::array::from_fn(|k| self.covered.get(k).copied().unwrap_or(FIELDS));
         // per place: the coverage bit of its field (8, never set, for an unused place)
         let bit_of: [u8; K] = std::array::from_fn(|k| if fields[k] < FIELDS { fields[k] as u8 } else { 8 });
         if scores.len() < self.docs {
@@ -967,8 +966,8 @@ mod tests {
             for limit in [1, 5, 64, usize::MAX] {
                 let (mut s1, mut m1, mut t1) = (Vec::new(), Vec::<[f32; 2]>::new(), Vec::new());
                 let (mut s2, mut m2, mut t2) = (Vec::new(), Vec::<[f32; FIELDS]>::new(), Vec::new());
-                let two = idx.score_top(&terms, limit, [covered[0], covered[1]], &mut s1, &mut m1, &mut t1);
-                let all = idx.score_top(&terms, limit, std::array::from_fn(|k| covered.get(k).copied().unwrap_or(FIELDS)), &mut s2, &mut m2, &mut t2);
+                let two = idx.score_top::<2>(&terms, limit, &mut s1, &mut m1, &mut t1);
+                let all = idx.score_top::<FIELDS>(&terms, limit, &mut s2, &mut m2, &mut t2);
                 let bits = |r: &[(u32, f64)]| r.iter().map(|&(d, s)| (d, s.to_bits())).collect::<Vec<_>>();
                 assert!(!two.is_empty(), "{q}");
                 assert_eq!(bits(&two), bits(&all), "{q} {limit}");
