@@ -94,8 +94,8 @@ impl std::error::Error for JoinedError {}
 
 /// A string field's length as stored in a row. JavaScript strings are far below 4 GiB;
 /// a Rust caller passing a longer one breaks an invariant of this API.
-fn len32(s: &str) -> u32 {
-    u32::try_from(s.len()).ok().filter(|&n| n < SAME_AS_KEY).expect("a tool's key, id, description or params text is 4 GiB or longer")
+fn len32(len: usize) -> u32 {
+    u32::try_from(len).ok().filter(|&n| n < SAME_AS_KEY).expect("a tool's key, id, description or params text is 4 GiB or longer")
 }
 
 #[derive(Debug, Clone, Default)]
@@ -118,7 +118,7 @@ impl<'t> Entries<'t> {
             let end = ends.next().ok_or(JoinedError::TooFewFields)?;
             let len = end - from;
             from = end + 1;
-            Ok(u32::try_from(len).ok().filter(|&n| n < SAME_AS_KEY).expect("a tool's key, id, description or params text is 4 GiB or longer"))
+            Ok(len32(len))
         };
         for handle in 0..count {
             let key_len = next()?;
@@ -217,7 +217,7 @@ impl<'t> Entries<'t> {
         let id_len = match tool.id {
             None => NO_ID,
             Some(id) if id == tool.key => SAME_AS_KEY,
-            Some(id) => len32(id),
+            Some(id) => len32(id.len()),
         };
         text.reserve(tool.key.len() + description.len() + tool.params.len() + 3 + if id_len < SAME_AS_KEY { id_len as usize } else { 0 });
         text.push_str(tool.key);
@@ -231,10 +231,10 @@ impl<'t> Entries<'t> {
         text.push_str(tool.params);
         Row {
             at,
-            key_len: len32(tool.key),
+            key_len: len32(tool.key.len()),
             id_len,
-            description_len: len32(description),
-            params_len: len32(tool.params),
+            description_len: len32(description.len()),
+            params_len: len32(tool.params.len()),
             handle: tool.handle,
             slot: NO_SLOT,
         }
