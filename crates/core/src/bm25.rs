@@ -228,8 +228,6 @@ pub struct Bm25Index {
     /// Per slot, what pruning reads about a candidate document, in one cache line.
     meta: Vec<DocMeta>,
     alive: Vec<bool>,
-    /// Token count per slot (0 once removed).
-    lens: Vec<u32>,
     /// The posting lists, one after another: term t's is `postings[starts[t]..starts[t + 1]]`
     /// (one allocation for all terms, not one per term: catalogs have many rare words).
     postings: Vec<Posting>,
@@ -252,8 +250,43 @@ pub struct Bm25Index {
     /// from it are bit-identical); stale (shorter than `shapes`, or another average
     /// length) after a document is added or removed until [`Self::refresh_saturation`].
     shape_sat: Vec<f64>,
+    /// Per slot, its token count (0 once removed) and the most frequent terms' tf in it
+    /// (see [`CommonTf`]).
+    common: CommonTf,
     live: usize,
     total_len: u64,
+}
+
+/// How many of the most frequent terms [`CommonTf`] keeps a tf for.
+const COMMON_TERMS: usize = 12;
+
+/// The tf of the catalog's most frequent terms (the longest posting lists) in every
+/// document, with the document's length: 16 bytes a document. Pruned search leaves those
+/// lists unread, so without this a candidate could only be bounded by the terms' largest
+/// possible scores; with it, a candidate's unread common words add their exact score (up to
+/// rounding), and far fewer candidates need their exact score from the forward index.
+/// The tfs are rebuilt with the posting lists, so the chosen terms follow the current
+/// frequencies.
+#[derive(Debug, Default)]
+struct CommonTf {
+    /// The chosen terms, most frequent first.
+    terms: Vec<u32>,
+    /// Per slot: its length (0 once removed) and each chosen term's tf (255: 255 or more).
+    rows: Vec<CommonRow>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+struct CommonRow {
+    len: u32,
+    tf: [u8; COMMON_TERMS],
+}
+
+impl CommonTf {
+    /// Which place `term` has among the chosen terms.
+    fn place(&self, term: u32) -> Option<usize> {
+        self.terms.iter().position(|&t| t == term)
+    }
 }
 
 /// Per-slot facts [`Bm25Index::score_top`] reads for each candidate document, packed so a
@@ -335,7 +368,6 @@ impl Bm25Index {
             fwd: Vec::new(),
             meta: Vec::new(),
             alive: Vec::new(),
-            lens: Vec::new(),
             postings: Vec::new(),
             starts: vec![0],
             max_tf: Vec::new(),
@@ -345,6 +377,7 @@ impl Bm25Index {
             shapes: Vec::new(),
             shape_ids: HashMap::default(),
             shape_sat: Vec::new(),
+            common: CommonTf::default(),
             live: 0,
             total_len: 0,
         }
@@ -357,10 +390,11 @@ impl Bm25Index {
         let lists = self.postings.capacity() * size_of::<Posting>();
         vec![
             ("bm25 forward index", self.fwd.capacity() * 8),
-            ("bm25 doc meta+alive+lens", self.meta.capacity() * 32 + self.alive.capacity() + self.lens.capacity() * 4),
+            ("bm25 doc meta+alive", self.meta.capacity() * 32 + self.alive.capacity()),
             ("bm25 postings", lists),
             ("bm25 per-term (list starts, bounds)", self.starts.capacity() * 4 + self.max_tf.capacity() * 4 + self.min_len.capacity() * 4 + self.max_sat.capacity() * 8),
             ("bm25 shapes", self.shapes.capacity() * 8 + self.shape_ids.capacity() * 13 + self.shape_sat.capacity() * 8),
+            ("bm25 lengths + common-term tf", self.common.rows.capacity() * std::mem::size_of::<CommonRow>()),
             ("bm25 posting lists (count)", self.terms()),
         ]
     }
@@ -446,7 +480,6 @@ impl Bm25Index {
             fwd,
             meta,
             alive: vec![true; live],
-            lens,
             postings: Vec::new(),
             starts: vec![0],
             max_tf,
@@ -456,6 +489,7 @@ impl Bm25Index {
             shapes,
             shape_ids,
             shape_sat,
+            common: CommonTf { terms: Vec::new(), rows: lens.iter().map(|&len| CommonRow { len, tf: [0; COMMON_TERMS] }).collect() },
             live,
             total_len,
         };
@@ -470,7 +504,7 @@ impl Bm25Index {
             return None;
         }
         let counts = self.forward(slot).iter().map(|&(term, shape)| (term, self.shapes[shape as usize].0)).collect();
-        Some(TermCounts { counts, len: self.lens[s] })
+        Some(TermCounts { counts, len: self.common.rows[s].len })
     }
 
     /// The (term, shape) pairs of a slot (empty once removed).
@@ -510,7 +544,7 @@ impl Bm25Index {
         self.alive.push(true);
         self.total_len += u64::from(doc.len);
         self.live += 1;
-        self.lens.push(doc.len);
+        self.common.rows.push(CommonRow { len: doc.len, tf: [0; COMMON_TERMS] });
         self.rebuild_lists();
         slot
     }
@@ -523,9 +557,9 @@ impl Bm25Index {
         }
         // The slot's forward entries stay (unreachable: its postings are gone).
         self.alive[s] = false;
-        self.total_len -= u64::from(self.lens[s]);
+        self.total_len -= u64::from(self.common.rows[s].len);
         self.live -= 1;
-        self.lens[s] = 0;
+        self.common.rows[s].len = 0;
         self.rebuild_lists();
     }
 
@@ -544,14 +578,32 @@ impl Bm25Index {
         let starts = list_starts(&df);
         let mut cursor: Vec<u32> = starts[..starts.len() - 1].to_vec();
         let mut postings = vec![Posting { slot: 0, shape: 0 }; starts[starts.len() - 1] as usize];
+        // The most frequent terms (ties: the lower id), and per term its place among them.
+        let mut common_terms: Vec<u32> = (0..df.len() as u32).filter(|&t| df[t as usize] > 0).collect();
+        if common_terms.len() > COMMON_TERMS {
+            common_terms.select_nth_unstable_by_key(COMMON_TERMS - 1, |&t| (std::cmp::Reverse(df[t as usize]), t));
+            common_terms.truncate(COMMON_TERMS);
+        }
+        common_terms.sort_unstable_by_key(|&t| (std::cmp::Reverse(df[t as usize]), t));
+        let mut place = vec![u8::MAX; df.len()];
+        for (i, &t) in common_terms.iter().enumerate() {
+            place[t as usize] = i as u8;
+        }
+        let mut rows = std::mem::take(&mut self.common.rows);
         for (slot, m) in self.meta.iter().enumerate().filter(|&(slot, _)| self.alive[slot]) {
+            let row = &mut rows[slot];
+            row.tf = [0; COMMON_TERMS];
             for &(term, shape) in &self.fwd[m.fwd.0 as usize..m.fwd.1 as usize] {
                 postings[cursor[term as usize] as usize] = Posting { slot: slot as u32, shape };
                 cursor[term as usize] += 1;
+                if let Some(tf) = row.tf.get_mut(usize::from(place[term as usize])) {
+                    *tf = u8::try_from(self.shapes[shape as usize].0).unwrap_or(u8::MAX);
+                }
             }
         }
         self.postings = postings;
         self.starts = starts;
+        self.common = CommonTf { terms: common_terms, rows };
     }
 
     /// Term `term`'s posting list (empty for an unknown term).
@@ -756,7 +808,8 @@ impl Bm25Index {
     /// (usually the long lists of common words) are never walked. Of the touched documents,
     /// those whose partial score plus a bound on the unread terms they may hold (a
     /// per-document term filter; each term's score at the document's own length and largest
-    /// tf, or at tf 1 for terms that only ever occur once per document) can still reach the
+    /// tf, or at tf 1 for terms that only ever occur once per document; the catalog's most
+    /// frequent terms at their tf in it, see [`CommonTf`]) can still reach the
     /// threshold are scored exactly from the forward index — the exhaustive path's per-term
     /// arithmetic, added in query-token order — and ranked by (score, first query token
     /// matched, slot), the exhaustive path's stable-sort order.
@@ -996,12 +1049,16 @@ impl Bm25Index {
         // Per unread term (highest bound first): its filter bits, its bound, its scale at a
         // document's own length (NaN without the tf-1 table), and whether it only ever
         // occurs once per document.
-        let unread: Vec<(u128, f64, f64, bool)> = order[read..]
+        // A common term (see [`CommonTf`]) is bounded by its exact score instead: its place,
+        // and its weight with the margin.
+        let unread: Vec<(u128, f64, f64, bool, usize, f64)> = order[read..]
             .iter()
             .map(|&i| {
                 let t = &terms[i];
-                let scale = if fast { t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN) } else { f64::NAN };
-                (term_bits(t.id), t.bound, scale, self.max_tf[t.id as usize] == 1)
+                let weight = t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN);
+                let scale = if fast { weight } else { f64::NAN };
+                let common = self.common.place(t.id).unwrap_or(usize::MAX);
+                (term_bits(t.id), t.bound, scale, self.max_tf[t.id as usize] == 1, common, weight)
             })
             .collect();
         'candidates: for (i, &(partial_score, d)) in candidates.iter().enumerate() {
@@ -1009,6 +1066,7 @@ impl Bm25Index {
             // misses overlap with this one's work)
             if let Some(&(_, ahead)) = candidates.get(i + PREFETCH_AHEAD) {
                 prefetch(&self.meta[ahead as usize]);
+                prefetch(&self.common.rows[ahead as usize]);
             }
             let mut bound = f64::from(partial_score) * (1.0 + PARTIAL_SLACK) + rest[read];
             if cannot(bound, theta) {
@@ -1020,8 +1078,17 @@ impl Bm25Index {
             // this document) adds exactly its score at this document's length.
             let meta = &self.meta[d as usize];
             let (sig, one_sat, top_sat) = (meta.sig, f64::from(meta.one_sat), f64::from(meta.top_sat));
-            for &(bits, term_bound, scale, once_only) in &unread {
-                if sig & bits != bits {
+            let row = &self.common.rows[d as usize];
+            for &(bits, term_bound, scale, once_only, common, weight) in &unread {
+                if let Some(&tf) = row.tf.get(common) {
+                    if tf == 0 {
+                        bound -= term_bound;
+                    } else if tf < u8::MAX {
+                        // (the saturation exact scoring computes; the weight's margin covers
+                        // the rounding of adding it `mult` times)
+                        bound -= term_bound - (weight * saturation(u32::from(tf), row.len, k1, b, avgdl)).min(term_bound);
+                    }
+                } else if sig & bits != bits {
                     bound -= term_bound;
                 } else if !scale.is_nan() {
                     // (at most its score at the document's largest tf; exactly the tf-1 one
@@ -1083,7 +1150,8 @@ impl Bm25Index {
         }
         let (k1, b) = (self.k1, self.b);
         self.shape_sat = self.shapes.iter().map(|&(tf, len)| saturation(tf, len, k1, b, avgdl)).collect();
-        for (m, &len) in self.meta.iter_mut().zip(&self.lens) {
+        for (m, row) in self.meta.iter_mut().zip(&self.common.rows) {
+            let len = row.len;
             let top_tf = self.fwd[m.fwd.0 as usize..m.fwd.1 as usize].iter().map(|&(_, shape)| self.shapes[shape as usize].0).max().unwrap_or(1);
             *m = DocMeta::new(m.sig, saturation(1, len, k1, b, avgdl), saturation(top_tf, len, k1, b, avgdl), m.fwd);
         }
@@ -1390,6 +1458,66 @@ mod tests {
             }
         }
         assert_eq!(checked, 150 * 24 * 5);
+    }
+
+    /// The common-term table holds the most frequent terms' tf (capped at 255) and each
+    /// live document's length, after a batch build and after removals and additions; a
+    /// word repeated past the cap still prunes exactly.
+    #[test]
+    fn common_tf_rows_follow_the_documents() {
+        let mut vocab = Vocab::new();
+        let mut docs = Vec::new();
+        for d in 0..300u32 {
+            let mut terms: Vec<u32> = Vec::new();
+            for w in 0..20u32 {
+                // word w is in about 1/(w+1) of the documents, up to 3 times
+                if d % (w + 1) == 0 {
+                    for _ in 0..=(d + w) % 3 {
+                        terms.push(vocab.intern(&format!("w{w}")));
+                    }
+                }
+            }
+            if d == 7 {
+                terms.extend(std::iter::repeat(vocab.intern("w0")).take(300));
+            }
+            docs.push(TermCounts::from_terms(terms));
+        }
+        let check = |index: &Bm25Index| {
+            assert_eq!(index.common.terms.len(), COMMON_TERMS);
+            let dfs: Vec<usize> = index.common.terms.iter().map(|&t| index.df(t)).collect();
+            assert!(dfs.windows(2).all(|w| w[0] >= w[1]), "most frequent first: {dfs:?}");
+            let least = *dfs.last().unwrap();
+            assert!((0..index.terms() as u32).filter(|t| !index.common.terms.contains(t)).all(|t| index.df(t) <= least));
+            for slot in 0..index.slots() as u32 {
+                let Some(doc) = index.doc(slot) else { continue };
+                let row = &index.common.rows[slot as usize];
+                assert_eq!(row.len, doc.len, "slot {slot}");
+                for (place, &term) in index.common.terms.iter().enumerate() {
+                    let tf = doc.counts.iter().find(|c| c.0 == term).map_or(0, |c| c.1);
+                    assert_eq!(u32::from(row.tf[place]), tf.min(255), "slot {slot} term {term}");
+                }
+            }
+        };
+        let mut index = Bm25Index::from_docs(docs, vocab.len());
+        check(&index);
+        assert_eq!(index.common.rows[7].tf[index.common.place(vocab.get("w0").unwrap()).unwrap()], u8::MAX);
+        for slot in [3, 7, 150] {
+            let doc = index.doc(slot).unwrap();
+            index.remove(slot);
+            check(&index);
+            index.add(doc);
+            check(&index);
+        }
+        index.refresh_saturation();
+        let w = |i: u32| vocab.get(&format!("w{i}"));
+        for query in [vec![w(0), w(1), w(19)], vec![w(0), w(0), w(2), w(3), w(4), w(18)], vec![w(17), w(0), w(5), w(1)]] {
+            for limit in [1, 3, 10] {
+                let exhaustive = top_by_score(index.score(&query), limit);
+                let pruned = index.score_top_from(&query, limit, 0);
+                let bits = |v: &[Scored]| v.iter().map(|s| (s.slot, s.score.to_bits())).collect::<Vec<_>>();
+                assert_eq!(bits(&pruned), bits(&exhaustive));
+            }
+        }
     }
 
     #[test]
