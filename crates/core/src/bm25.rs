@@ -1478,7 +1478,7 @@ mod tests {
                 }
             }
             if d == 7 {
-                terms.extend(std::iter::repeat(vocab.intern("w0")).take(300));
+                terms.extend(std::iter::repeat_n(vocab.intern("w0"), 300));
             }
             docs.push(TermCounts::from_terms(terms));
         }
