@@ -36,6 +36,15 @@ struct Set {
     /// (query, relevant, group): group = "even"/"odd" (MetaTool) or "<split> <lang> <same|cross>"
     /// (multilingual; `same` when a relevant tool is described in the request's language)
     queries: Vec<(String, Vec<String>, String)>,
+    /// per tool: whether its text has CJK characters (what the fusion is told)
+    cjk: Vec<bool>,
+}
+
+impl Set {
+    fn new(tools: Vec<(String, String)>, queries: Vec<(String, Vec<String>, String)>) -> Self {
+        let cjk = tools.iter().map(|(id, d)| semantic::has_cjk(id) || semantic::has_cjk(d)).collect();
+        Self { tools, queries, cjk }
+    }
 }
 
 fn jsonl(path: &str) -> Vec<serde_json::Value> {
@@ -50,14 +59,10 @@ fn jsonl(path: &str) -> Vec<serde_json::Value> {
 
 fn metatool_set() -> Set {
     let (tools, queries) = metatool::load();
-    Set {
-        tools: tools.into_iter().map(|t| (t.id, t.description)).collect(),
-        queries: queries
-            .into_iter()
-            .enumerate()
-            .map(|(i, q)| (q.text, q.relevant, if i % 2 == 0 { "even" } else { "odd" }.to_owned()))
-            .collect(),
-    }
+    Set::new(
+        tools.into_iter().map(|t| (t.id, t.description)).collect(),
+        queries.into_iter().enumerate().map(|(i, q)| (q.text, q.relevant, if i % 2 == 0 { "even" } else { "odd" }.to_owned())).collect(),
+    )
 }
 
 fn multilingual_set() -> Set {
@@ -77,7 +82,7 @@ fn multilingual_set() -> Set {
         .iter()
         .map(|v| (v["id"].as_str().unwrap().to_owned(), v["description"].as_str().unwrap_or("").to_owned()))
         .collect();
-    Set { tools, queries }
+    Set::new(tools, queries)
 }
 
 /// Whether multilingual group `g` ("<split> <lang> <same|cross>") is in `split`, in `lang`
@@ -133,7 +138,7 @@ struct Inputs {
 fn fusion_inputs(set: &Set, model: &Arc<StaticModel>) -> Vec<Inputs> {
     let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
     let texts: Vec<String> = set.tools.iter().map(|(id, d)| semantic::tool_text(id, d)).collect();
-    let docs = SemanticDocs { model: model.clone(), vectors: DocVectors::build_many(model, &texts) };
+    let docs = SemanticDocs { model: model.clone(), vectors: DocVectors::build_many(model, &texts), cjk: set.cjk.clone() };
     let index: HashMap<&str, u32> = set.tools.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i as u32)).collect();
     let params = SearchParams { top_k: Fusion::default().lexical_depth, min_score: 0.0, inspect_all: false };
     set.queries
@@ -151,7 +156,7 @@ fn fused_top10(set: &Set, inputs: &[Inputs], i: usize, fusion: &Fusion) -> Vec<u
     let x = &inputs[i];
     let lexical = &x.lexical[..fusion.lexical_depth.max(10).min(x.lexical.len())];
     let semantic = &x.semantic[..fusion.semantic_depth.max(10).min(x.semantic.len())];
-    fusion.fuse(&set.queries[i].0, lexical, semantic).into_iter().take(10).map(|(doc, _)| doc).collect()
+    fusion.fuse(&set.queries[i].0, lexical, semantic, &set.cjk).into_iter().take(10).map(|(doc, _)| doc).collect()
 }
 
 /// Metrics per group of `fusion` over precomputed inputs.
@@ -188,7 +193,7 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
     for (name, set) in [("MetaTool", &mt), ("multilingual", &ml)] {
         let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
         let mut hybrid = ToolCatalog::build_hybrid(entries(&set.tools), vec![], model.clone());
-        hybrid.set_fusion(Fusion { lexical: 0.0, semantic_latin: 1.0, semantic_cjk: 1.0, semantic_depth: 10, ..fusion });
+        hybrid.set_fusion(Fusion { lexical: 0.0, semantic_latin: 1.0, semantic_cjk: 1.0, semantic_depth: 10, unreadable: 0.0, ..fusion });
         let semantic = evaluate(set, &hybrid);
         hybrid.set_fusion(fusion);
         let inputs = fusion_inputs(set, &model);
@@ -395,6 +400,7 @@ fn main() {
         "speed" => speed(&path),
         "scale" => scale(load_model(&path)),
         // `--share-cjk`: the weight interpolated by the CJK share instead of `any_cjk`
-        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), ..Fusion::default() }),
+        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), unreadable: std::env::var("UNREADABLE").ok().and_then(|s| s.parse().ok()).unwrap_or(Fusion::default().unreadable), ..Fusion::default() }),
     }
 }
+

@@ -893,7 +893,15 @@ impl ToolCatalog {
             }
             _ => embedded,
         };
-        let semantic = SemanticDocs { model, vectors };
+        let cjk = self
+            .slot_entry
+            .iter()
+            .map(|&pos| {
+                let e = self.entries.get(pos as usize);
+                semantic::has_cjk(e.name()) || semantic::has_cjk(e.description)
+            })
+            .collect();
+        let semantic = SemanticDocs { model, vectors, cjk };
         self.ranker = Ranker::Hybrid(Box::new(HybridRanker { lexical: *lexical, semantic, fusion: Fusion::default() }));
         self
     }
@@ -914,7 +922,7 @@ impl ToolCatalog {
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
         let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k));
-        self.hits_from(fusion.fuse(query, &lexical, &semantic), params)
+        self.hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params)
     }
 }
 

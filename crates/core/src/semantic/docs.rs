@@ -275,6 +275,9 @@ fn dots_portable(rows: &[i8], q: &[i8], dim: usize, out: &mut [f32]) {
 pub struct SemanticDocs {
     pub model: Arc<StaticModel>,
     pub vectors: DocVectors,
+    /// Per document: whether its text has CJK characters (see [`super::has_cjk`]), which
+    /// the fusion needs to know what the model can compare with a query.
+    pub cjk: Vec<bool>,
 }
 
 impl SemanticDocs {

@@ -15,6 +15,12 @@ pub use docs::{DocVectors, SemanticDocs};
 pub use fusion::Fusion;
 pub use model::{ModelError, StaticModel};
 
+/// Whether `text` has a CJK (Han, kana or Hangul) character: the documents the fusion
+/// treats as unreadable for a Latin-script query (see [`fusion`]).
+pub fn has_cjk(text: &str) -> bool {
+    text.chars().any(crate::enhanced::analyzer::is_cjk)
+}
+
 /// The text a tool is embedded as: its name with identifier separators as spaces (so
 /// `send_email` reads as two words), then its description.
 pub fn tool_text(name: &str, description: &str) -> String {

@@ -257,20 +257,44 @@ fn fusion_orders_by_fused_rank_and_scores_in_unit_range() {
     let lexical = [(7, 9.0), (3, 5.0), (1, 1.0)];
     let semantic = [(3, 0.9), (5, 0.8), (7, 0.1)];
     // CJK query: equal weights; doc 3 (ranks 2 and 1) beats doc 7 (ranks 1 and 3)
-    let cjk = f.fuse("天气", &lexical, &semantic);
+    let cjk = f.fuse("天气", &lexical, &semantic, &[]);
     assert_eq!(cjk.iter().map(|h| h.0).collect::<Vec<_>>(), [3, 7, 5, 1]);
     assert!(cjk.windows(2).all(|w| w[0].1 >= w[1].1));
     assert!(cjk.iter().all(|h| h.1 > 0.0 && h.1 <= 1.0));
     // Latin query: the lexical order leads
-    let latin = f.fuse("weather", &lexical, &semantic);
+    let latin = f.fuse("weather", &lexical, &semantic, &[]);
     assert_eq!(latin[0].0, 7);
     // first in both rankings scores exactly 1
-    let both = f.fuse("天气", &[(4, 1.0)], &[(4, 0.5)]);
+    let both = f.fuse("天气", &[(4, 1.0)], &[(4, 0.5)], &[]);
     assert_eq!(both, [(4, 1.0)]);
     // no lexical hit: the semantic ranking alone
-    let only = f.fuse("weather", &[], &semantic);
+    let only = f.fuse("weather", &[], &semantic, &[]);
     assert_eq!(only.iter().map(|h| h.0).collect::<Vec<_>>(), [3, 5, 7]);
-    assert!(f.fuse("x", &[], &[]).is_empty());
+    assert!(f.fuse("x", &[], &[], &[]).is_empty());
+}
+
+/// A Latin-script query cannot be compared with a document in CJK text: a lexical candidate
+/// with CJK text gets the neutral semantic part (its cosine is ignored), and such documents
+/// are not semantic candidates; CJK queries and semantic-only rankings are unchanged.
+#[test]
+fn documents_the_model_cannot_compare_get_a_neutral_semantic_part() {
+    let f = Fusion { relative: true, semantic_latin: 0.5, semantic_cjk: 0.5, lexical_floor: 0.0, unreadable: 0.4, ..Fusion::default() };
+    let cjk_docs = [false, true, false, false, true];
+    let lexical = [(1, 10.0), (2, 9.0)];
+    let semantic = [(2, 0.9), (1, 0.7), (4, 0.6), (3, 0.5)];
+    let fused = f.fuse("weather", &lexical, &semantic, &cjk_docs);
+    // doc 2: 0.9 + 0.5 · (0.9 - 0.5) / 0.4; doc 1: 1.0 + 0.4 · 0.5 (not 0.5 · 0.2 / 0.4 from its
+    // cosine); doc 4 (CJK, not a lexical candidate) is left out; doc 3 is at the floor
+    assert_eq!(order(&fused), [2, 1]);
+    assert!((fused[0].1 - 1.4 / 1.5).abs() < 1e-6 && (fused[1].1 - 1.2 / 1.5).abs() < 1e-9, "{fused:?}");
+    // off: the cosines count (doc 4 joins with 0.5 · 0.1 / 0.4)
+    let off = Fusion { unreadable: 0.0, ..f }.fuse("weather", &lexical, &semantic, &cjk_docs);
+    assert_eq!(off, f.fuse("weather", &lexical, &semantic, &[]));
+    assert_eq!(order(&off), [2, 1, 4]);
+    // a CJK query, or no lexical match: as if nothing were unreadable
+    assert_eq!(f.fuse("天气", &lexical, &semantic, &cjk_docs), f.fuse("天气", &lexical, &semantic, &[]));
+    assert_eq!(f.fuse("weather", &[], &semantic, &cjk_docs), f.fuse("weather", &[], &semantic, &[]));
+    assert_eq!(order(&f.fuse("weather", &[], &semantic, &cjk_docs))[..3], [2, 1, 4]);
 }
 
 #[test]
@@ -367,6 +391,23 @@ mod catalog {
         }
     }
 
+    #[test]
+    fn hybrid_tells_the_fusion_which_tools_have_cjk_text() {
+        let list = vec![
+            entry(0, "weather_forecast", Some("weather_forecast"), "Get the forecast"),
+            entry(1, "weather_tw", Some("weather_tw"), "取得天氣預報"),
+        ];
+        let mut c = ToolCatalog::build_hybrid(list, vec![], tiny_model());
+        let score = |hits: &[crate::catalog::Hit], handle: u32| hits.iter().find(|h| h.handle == handle).map(|h| h.score);
+        let (latin, cjk) = (c.search("weather", params(5)), c.search("天氣", params(5)));
+        c.set_fusion(crate::semantic::Fusion { unreadable: 0.0, ..crate::semantic::Fusion::default() });
+        let (latin_off, cjk_off) = (c.search("weather", params(5)), c.search("天氣", params(5)));
+        // the Chinese-described tool's cosine with an English query is replaced; the English one's is not
+        assert!(score(&latin, 1).is_some() && score(&latin, 1) != score(&latin_off, 1), "{latin:?} {latin_off:?}");
+        assert_eq!(score(&latin, 0), score(&latin_off, 0));
+        assert_eq!(cjk, cjk_off);
+    }
+
     fn base_model(_: &ToolCatalog) -> std::sync::Arc<crate::semantic::StaticModel> {
         // A separately loaded model: equal vectors, so equal results.
         tiny_model()
@@ -429,14 +470,14 @@ fn relative_fusion_scales_scores_and_stays_in_unit_range() {
     let lexical = [(7, 10.0), (3, 5.0)];
     let semantic = [(3, 0.9), (5, 0.5), (7, 0.1)];
     // Latin: 7 = 1/1.5 (lexical only, semantic floor); 3 = (0.5 + 0.5)/1.5; 5 = 0.25/1.5
-    let fused = f.fuse("weather", &lexical, &semantic);
+    let fused = f.fuse("weather", &lexical, &semantic, &[]);
     let ids: Vec<u32> = fused.iter().map(|h| h.0).collect();
     // 7 and 3 tie at 1.0 / 1.5: the lexical order decides
     assert_eq!(ids, [7, 3, 5]);
     assert!((fused[0].1 - 1.0 / 1.5).abs() < 1e-9 && (fused[1].1 - 1.0 / 1.5).abs() < 1e-9);
     assert!((fused[2].1 - 0.25 / 1.5).abs() < 1e-6); // cosines are f32
     // first in both scores 1
-    assert_eq!(f.fuse("x", &[(1, 3.0)], &[(1, 0.4)]), [(1, 1.0)]);
+    assert_eq!(f.fuse("x", &[(1, 3.0)], &[(1, 0.4)], &[]), [(1, 1.0)]);
 }
 
 #[test]
@@ -444,10 +485,10 @@ fn without_lexical_hits_the_semantic_ranking_stands_alone_even_at_weight_zero() 
     for relative in [false, true] {
         let f = Fusion { relative, k: 60.0, semantic_latin: 0.0, semantic_cjk: 0.0, ..Fusion::default() };
         let semantic = [(3, 0.9), (5, 0.5), (7, 0.1)];
-        let only = f.fuse("天气", &[], &semantic);
+        let only = f.fuse("天气", &[], &semantic, &[]);
         assert_eq!(only.iter().map(|h| h.0).collect::<Vec<_>>()[..2], [3, 5], "relative {relative}");
         // with lexical hits, weight 0 leaves the lexical ranking alone
-        assert_eq!(f.fuse("天气", &[(9, 2.0)], &semantic).iter().map(|h| h.0).collect::<Vec<_>>(), [9]);
+        assert_eq!(f.fuse("天气", &[(9, 2.0)], &semantic, &[]).iter().map(|h| h.0).collect::<Vec<_>>(), [9]);
     }
 }
 
@@ -460,14 +501,14 @@ fn a_weak_lexical_match_leaves_room_for_the_semantic_side() {
     let f = Fusion { semantic_latin: 0.5, semantic_spread: 0.0, lexical_floor: 0.0, ..Fusion::default() };
     let semantic = [(2, 0.9), (1, 0.5), (3, 0.1)];
     // min-max: doc 1 = 1 + 0.5 * 0.4 / 0.8 = 1.25 beats doc 2 = 0.5
-    assert_eq!(order(&f.fuse("weather", &[(1, 2.0)], &semantic)), [1, 2]);
+    assert_eq!(order(&f.fuse("weather", &[(1, 2.0)], &semantic, &[])), [1, 2]);
     // floor 10: doc 1 = 2 / 10 + 0.25 = 0.45 < doc 2 = 0.5
     let floored = Fusion { lexical_floor: 10.0, ..f };
-    let fused = floored.fuse("weather", &[(1, 2.0)], &semantic);
+    let fused = floored.fuse("weather", &[(1, 2.0)], &semantic, &[]);
     assert_eq!(order(&fused), [2, 1]);
     assert!((fused[0].1 - 0.5 / 1.5).abs() < 1e-6 && (fused[1].1 - 0.45 / 1.5).abs() < 1e-6);
     // a best score at or above the floor is the min-max blend again
-    assert_eq!(floored.fuse("weather", &[(1, 20.0)], &semantic), f.fuse("weather", &[(1, 20.0)], &semantic));
+    assert_eq!(floored.fuse("weather", &[(1, 20.0)], &semantic, &[]), f.fuse("weather", &[(1, 20.0)], &semantic, &[]));
 }
 
 #[test]
@@ -476,17 +517,17 @@ fn a_flat_semantic_ranking_adds_less_than_its_weight() {
     let lexical = [(1, 10.0), (2, 9.0)];
     let flat = [(2, 0.52), (1, 0.50), (3, 0.49)];
     // min-max: doc 2 = 0.9 + 0.5 = 1.4 beats doc 1 = 1 + 0.5 / 3 (doc 3, at the floor, adds nothing)
-    assert_eq!(order(&f.fuse("weather", &lexical, &flat)), [2, 1]);
+    assert_eq!(order(&f.fuse("weather", &lexical, &flat, &[])), [2, 1]);
     // spread 0.2: doc 2 = 0.9 + 0.5 * 0.03 / 0.2 = 0.975 < doc 1 = 1 + 0.5 * 0.01 / 0.2 = 1.025
     let unsure = Fusion { semantic_spread: 0.2, ..f };
-    let fused = unsure.fuse("weather", &lexical, &flat);
+    let fused = unsure.fuse("weather", &lexical, &flat, &[]);
     assert_eq!(order(&fused), [1, 2]);
     assert!((fused[0].1 - 1.025 / 1.5).abs() < 1e-6, "{fused:?}");
     // a ranking that spreads more than 0.2 is min-max scaled as before
     let sure = [(2, 0.9), (1, 0.5), (3, 0.4)];
-    assert_eq!(unsure.fuse("weather", &lexical, &sure), f.fuse("weather", &lexical, &sure));
+    assert_eq!(unsure.fuse("weather", &lexical, &sure, &[]), f.fuse("weather", &lexical, &sure, &[]));
     // alone, the semantic side keeps its order however flat it is
-    assert_eq!(order(&unsure.fuse("weather", &[], &flat))[..2], [2, 1]);
+    assert_eq!(order(&unsure.fuse("weather", &[], &flat, &[]))[..2], [2, 1]);
 }
 
 #[test]
@@ -496,7 +537,7 @@ fn default_fusion_scores_stay_in_unit_range() {
     let semantic = [(2, 0.8), (3, 0.7), (1, 0.65), (5, 0.6)];
     for query in ["weather", "天气", "PR 送審"] {
         for lex in [&lexical[..], &lexical[1..], &[]] {
-            let fused = f.fuse(query, lex, &semantic);
+            let fused = f.fuse(query, lex, &semantic, &[]);
             assert!(!fused.is_empty());
             assert!(fused.iter().all(|h| h.1 > 0.0 && h.1 <= 1.0), "{query} {fused:?}");
             assert!(fused.windows(2).all(|w| w[0].1 >= w[1].1));

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::{SearchMode, SkillIndex, SkillInput};
 use crate::enhanced::EnhancedIndex;
 use crate::semantic::model::{normalize, Encoder};
-use crate::semantic::{tool_text, DocVectors, Fusion, SemanticDocs, StaticModel};
+use crate::semantic::{self, tool_text, DocVectors, Fusion, SemanticDocs, StaticModel};
 
 /// Weight of the body's unit vector next to the name + description's.
 const BODY_WEIGHT: f32 = 0.5;
@@ -38,7 +38,9 @@ impl SkillSemantic {
             vectors.push_unnormalized(&mut meta);
         }
         drop(encoder);
-        Self { docs: SemanticDocs { model, vectors }, fusion: Fusion::default() }
+        // (a skill's language is its summary's; the body only adds to the vector)
+        let cjk = skills.iter().map(|s| semantic::has_cjk(&s.name) || semantic::has_cjk(&s.description)).collect();
+        Self { docs: SemanticDocs { model, vectors, cjk }, fusion: Fusion::default() }
     }
 
     /// Fused `(skill, score)` best first; `want` skills are needed after de-duplication.
@@ -46,7 +48,7 @@ impl SkillSemantic {
         let depth = self.fusion.lexical_depth.max(want);
         let lexical = if names_unique { lexical.search_top(query, depth) } else { lexical.search(query) };
         let semantic = self.docs.top(query, self.fusion.semantic_depth.max(want));
-        self.fusion.fuse(query, &lexical, &semantic)
+        self.fusion.fuse(query, &lexical, &semantic, &self.docs.cjk)
     }
 }
 
