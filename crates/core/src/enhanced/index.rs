@@ -154,6 +154,9 @@ struct Lazy {
     fuzzy: FuzzyIndex,
     /// `stem_terms` with their text, sorted by text
     stems: Vec<(Box<str>, u32)>,
+    /// per `prefix_min`-character head: where the stems starting with it begin in `stems`
+    /// (a hash lookup per query word instead of a binary search of string comparisons)
+    heads: FxHashMap<Box<str>, u32>,
 }
 
 /// Per-thread search buffers: document scores, matched idf mass per covered field (two
@@ -440,7 +443,14 @@ impl EnhancedIndex {
             let mut stems: Vec<(Box<str>, u32)> =
                 self.stem_terms.iter().map(|&id| (names[id as usize].into(), id)).collect();
             stems.sort_unstable();
-            Lazy { fuzzy, stems }
+            let min = self.tuning.prefix_min as usize;
+            let mut heads: FxHashMap<Box<str>, u32> = FxHashMap::default();
+            for (i, (t, _)) in stems.iter().enumerate().rev() {
+                if let Some(head) = t.get(..min) {
+                    heads.insert(head.into(), i as u32);
+                }
+            }
+            Lazy { fuzzy, stems, heads }
         })
     }
 
@@ -505,9 +515,9 @@ impl EnhancedIndex {
         let w = self.tuning.w_prefix;
         let ratio = self.tuning.prefix_ratio;
         let head = &stem[..min];
-        let stems = &self.lazy().stems;
-        let start = stems.partition_point(|(t, _)| &**t < head);
-        for (t, id) in stems[start..].iter().take_while(|(t, _)| t.starts_with(head)).take(MAX_PREFIX) {
+        let Lazy { stems, heads, .. } = self.lazy();
+        let Some(&start) = heads.get(head) else { return };
+        for (t, id) in stems[start as usize..].iter().take_while(|(t, _)| t.starts_with(head)).take(MAX_PREFIX) {
             if &**t == stem {
                 continue;
             }
@@ -717,6 +727,36 @@ mod tests {
             })
             .collect();
         EnhancedIndex::build(&docs)
+    }
+
+    /// The head table finds, for any query stem, the same first stem sharing its head as a
+    /// binary search of the sorted stems would, and the same relatives follow.
+    #[test]
+    fn prefix_heads_point_where_a_binary_search_would() {
+        let mut seed = 5u64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        let letters = b"renta";
+        let mut word = || (0..2 + next(7)).map(|_| letters[next(5) as usize] as char).collect::<String>();
+        let text: Vec<String> = (0..400).map(|_| word()).collect();
+        let docs: Vec<FieldDoc> = text.chunks(8).map(|w| FieldDoc::new(vec![(Field::Description, w.join(" "))])).collect();
+        let idx = EnhancedIndex::build(&docs);
+        let Lazy { stems, heads, .. } = idx.lazy();
+        assert!(stems.len() > 50, "{}", stems.len());
+        let min = idx.tuning.prefix_min as usize;
+        for _ in 0..500 {
+            let head: String = (0..min).map(|_| letters[next(5) as usize] as char).collect();
+            let start = stems.partition_point(|(t, _)| **t < *head);
+            let expected: Vec<u32> = stems[start..].iter().take_while(|(t, _)| t.starts_with(&head)).map(|&(_, id)| id).collect();
+            let found: Vec<u32> = heads.get(&*head).map_or(Vec::new(), |&at| {
+                stems[at as usize..].iter().take_while(|(t, _)| t.starts_with(&head)).map(|&(_, id)| id).collect()
+            });
+            assert_eq!(found, expected, "{head}");
+        }
     }
 
     fn first(idx: &EnhancedIndex, q: &str) -> Option<&'static str> {
