@@ -358,12 +358,40 @@ fn normalize_cow(text: &str) -> Cow<'_, str> {
 
 /// Word stem: Porter2 for ASCII letter words; other words are their own stem.
 pub fn stem(word: &str) -> Cow<'_, str> {
-    if word.bytes().all(|b| b.is_ascii_alphabetic()) {
-        stemmer().stem(word)
-    } else {
-        Cow::Borrowed(word)
+    if !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return Cow::Borrowed(word);
     }
+    if word.len() > STEM_CACHE_WORD {
+        return stemmer().stem(word);
+    }
+    // Catalogs and queries repeat their words: a hash lookup is several times cheaper than
+    // the stemmer. Per thread (no lock); emptied when full, so it stays small.
+    thread_local! {
+        static STEMS: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Box<str>>> = Default::default();
+    }
+    STEMS.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        let stem: &str = match cache.get(word) {
+            Some(stem) => stem,
+            None => {
+                if cache.len() >= STEM_CACHE_WORDS {
+                    cache.clear();
+                }
+                let stem: Box<str> = stemmer().stem(word).into();
+                cache.entry(word.into()).or_insert(stem)
+            }
+        };
+        if stem == word {
+            Cow::Borrowed(word)
+        } else {
+            Cow::Owned(stem.to_owned())
+        }
+    })
 }
+
+/// Words [`stem`] remembers per thread, and the longest it remembers (in bytes).
+const STEM_CACHE_WORDS: usize = 4096;
+const STEM_CACHE_WORD: usize = 24;
 
 /// Analyses `text` and appends its units to `out`, in text order.
 pub fn analyze(text: &str, out: &mut Vec<Unit>) {
@@ -1005,6 +1033,32 @@ mod tests {
         }
         assert_eq!(stem("searching"), "search");
         assert_eq!(stem("天气"), "天气");
+    }
+
+    /// The per-thread stem memory gives the stemmer's answers, for words seen again and
+    /// after it fills and starts over (more distinct words than it keeps).
+    #[test]
+    fn remembered_stems_equal_the_stemmer() {
+        let mut seed = 3u64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        let suffixes = ["", "s", "ing", "ed", "ies", "ational", "ness", "ly", "ation", "er"];
+        let words: Vec<String> = (0..3 * STEM_CACHE_WORDS)
+            .map(|_| {
+                let base: String = (0..2 + next(8)).map(|_| (b'a' + next(26) as u8) as char).collect();
+                format!("{base}{}", suffixes[next(10) as usize])
+            })
+            .chain(std::iter::once("a".repeat(STEM_CACHE_WORD + 5) + "ing"))
+            .collect();
+        for _ in 0..2 {
+            for w in &words {
+                assert_eq!(stem(w), stemmer().stem(w), "{w}");
+            }
+        }
     }
 
     #[test]
