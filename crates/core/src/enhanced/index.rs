@@ -108,6 +108,12 @@ impl Default for Tuning {
 }
 
 const MAX_FUZZY: usize = 3;
+
+/// Query word → its near terms and their distances.
+type TypoMemory = FxHashMap<Box<str>, Box<[(u32, usize)]>>;
+
+/// Query words an index remembers the typo lookups of.
+const TYPO_MEMORY: usize = 2048;
 const MAX_PREFIX: usize = 128;
 
 /// One document: its fields' text. A field may repeat; its texts are concatenated.
@@ -157,6 +163,9 @@ struct Lazy {
     /// per `prefix_min`-character head: where the stems starting with it begin in `stems`
     /// (a hash lookup per query word instead of a binary search of string comparisons)
     heads: FxHashMap<Box<str>, u32>,
+    /// Typo lookups already made (word → near terms and distances): queries repeat their
+    /// unknown words, and a lookup costs far more than a hash probe. Emptied when full.
+    typos: std::sync::Mutex<TypoMemory>,
 }
 
 /// Per-thread search buffers: document scores, matched idf mass per covered field (two
@@ -450,7 +459,7 @@ impl EnhancedIndex {
                     heads.insert(head.into(), i as u32);
                 }
             }
-            Lazy { fuzzy, stems, heads }
+            Lazy { fuzzy, stems, heads, typos: Default::default() }
         })
     }
 
@@ -533,7 +542,16 @@ impl EnhancedIndex {
         if !fuzzy_eligible(term) {
             return;
         }
-        for (target, d) in self.lazy().fuzzy.lookup(term, MAX_FUZZY) {
+        let lazy = self.lazy();
+        // (a poisoned lock only means another thread panicked mid-insert: the map is whole)
+        let mut typos = lazy.typos.lock().unwrap_or_else(|e| e.into_inner());
+        if !typos.contains_key(term) {
+            if typos.len() >= TYPO_MEMORY {
+                typos.clear();
+            }
+            typos.insert(term.into(), lazy.fuzzy.lookup(term, MAX_FUZZY).into());
+        }
+        for &(target, d) in typos[term].iter() {
             q.add(target, self.tuning.w_fuzzy[d.clamp(1, 2) - 1], false);
         }
     }
@@ -727,6 +745,27 @@ mod tests {
             })
             .collect();
         EnhancedIndex::build(&docs)
+    }
+
+    /// Remembered typo lookups give what fresh ones give, also after the memory fills and
+    /// starts over.
+    #[test]
+    fn remembered_typo_lookups_equal_fresh_ones() {
+        let idx = index();
+        let queries = ["calender", "emial", "reposiotry", "scheduel meetings", "wether forcast", "imgaes resize"];
+        let fresh: Vec<_> = queries.iter().map(|q| index().search(q)).collect();
+        for round in 0..3 {
+            for (q, want) in queries.iter().zip(&fresh) {
+                assert_eq!(&idx.search(q), want, "{q} round {round}");
+            }
+            // more unknown words than the memory keeps
+            for i in 0..TYPO_MEMORY + 10 {
+                let letters: String = (0..3).map(|k| (b'a' + (i / 26usize.pow(k) % 26) as u8) as char).collect();
+                idx.search(&format!("zq{letters}x"));
+            }
+        }
+        let remembered = idx.lazy().typos.lock().unwrap().len();
+        assert!(remembered > 0 && remembered <= TYPO_MEMORY, "{remembered}");
     }
 
     /// The head table finds, for any query stem, the same first stem sharing its head as a
