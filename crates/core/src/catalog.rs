@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::bm25::{top_by_score, Bm25Index, DocSet, Vocab};
 use crate::enhanced::{self, EnhancedIndex, Field, FieldDoc};
 use crate::semantic::{self, DocVectors, Fusion, SemanticDocs, StaticModel};
-use crate::tokenizer::{compat_tokens, for_each_compat_token_with};
+use crate::tokenizer::{for_each_compat_token, for_each_compat_token_with};
 
 mod entries;
 
@@ -746,10 +746,16 @@ impl ToolCatalog {
         if index.is_empty() {
             return Vec::new();
         }
-        let tokens = compat_tokens(query);
-        if tokens.is_empty() {
+        // The tokens, one after another in one string (no allocation per token).
+        let (mut text, mut ends) = (String::with_capacity(query.len()), Vec::new());
+        for_each_compat_token(query, |t| {
+            text.push_str(t);
+            ends.push(text.len());
+        });
+        if ends.is_empty() {
             return Vec::new();
         }
+        let tokens: Vec<&str> = ends.iter().scan(0, |from, &end| Some(&text[std::mem::replace(from, end)..end])).collect();
         let terms: Vec<Option<u32>> = tokens.iter().map(|t| vocab.get(t)).collect();
         let limit = if params.inspect_all { index.len() } else { params.top_k.saturating_mul(2) };
         // The reference cuts at `topK * 2` before boosting; that cut is exactly the pruned
@@ -770,7 +776,7 @@ impl ToolCatalog {
             for (token, pairs) in tokens.iter().zip(&token_pairs) {
                 if *name == **token {
                     hit.score += 5.0;
-                } else if covers(&name_pairs, pairs) && name.contains(token.as_str()) {
+                } else if covers(&name_pairs, pairs) && name.contains(token) {
                     hit.score += 2.0;
                 }
             }
