@@ -1385,13 +1385,7 @@ mod tests {
     /// and unknown words: the pruned top equals the exhaustive one exactly, bit for bit.
     #[test]
     fn pruned_top_equals_exhaustive_on_random_catalogs() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_support::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut checked = 0usize;
         for round in 0..150 {
             let words = 2 + next(40) as usize;

@@ -14,3 +14,18 @@ pub mod tool_call_filter;
 pub mod enhanced;
 pub mod skill_search;
 pub mod semantic;
+
+/// Test helpers shared by the modules' tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    /// A seeded xorshift generator: each call gives a number below its argument (the same
+    /// sequence for the same seed, so a failing case can be replayed).
+    pub fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+}

@@ -1039,13 +1039,7 @@ mod tests {
     /// after it fills and starts over (more distinct words than it keeps).
     #[test]
     fn remembered_stems_equal_the_stemmer() {
-        let mut seed = 3u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut next = crate::test_support::xorshift(3u64);
         let suffixes = ["", "s", "ing", "ed", "ies", "ational", "ness", "ly", "ation", "er"];
         let words: Vec<String> = (0..3 * STEM_CACHE_WORDS)
             .map(|_| {

@@ -295,13 +295,7 @@ mod tests {
 
     #[test]
     fn matches_the_plain_table_on_random_words() {
-        let mut seed = 7u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut next = crate::test_support::xorshift(7u64);
         for _ in 0..20_000 {
             // small alphabets make close pairs common; long words take the heap path
             let alphabet = 2 + next(4);
@@ -357,13 +351,7 @@ mod tests {
     /// computing every distance finds, in the same order.
     #[test]
     fn lookup_equals_every_distance_on_random_vocabularies() {
-        let mut seed = 11u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut next = crate::test_support::xorshift(11u64);
         for round in 0..300 {
             let letters: Vec<char> = if round % 5 == 0 { "天气预报".chars().collect() } else { "abcdefg".chars().take(2 + round % 5).collect() };
             let word = |next: &mut dyn FnMut(u64) -> u64| -> String { (0..3 + next(10)).map(|_| letters[next(letters.len() as u64) as usize]).collect() };

@@ -772,13 +772,7 @@ mod tests {
     /// binary search of the sorted stems would, and the same relatives follow.
     #[test]
     fn prefix_heads_point_where_a_binary_search_would() {
-        let mut seed = 5u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut next = crate::test_support::xorshift(5u64);
         let letters = b"renta";
         let mut word = || (0..2 + next(7)).map(|_| letters[next(5) as usize] as char).collect::<String>();
         let text: Vec<String> = (0..400).map(|_| word()).collect();
