@@ -10,7 +10,8 @@
 //! is described in the request's language) and cross-language ones.
 //! `sweep` grid-searches the fusion knobs on the dev halves only and prints the best; it
 //! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
-//! With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
+//! `UNREADABLE=x` runs `quality` with another `Fusion::unreadable` share (how it was chosen,
+//! on the dev rows). With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
 //! (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
 //! 10,000 tools. `speed` times model load, build (enhanced vs hybrid) and search p50 at

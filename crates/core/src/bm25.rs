@@ -578,13 +578,8 @@ impl Bm25Index {
         let starts = list_starts(&df);
         let mut cursor: Vec<u32> = starts[..starts.len() - 1].to_vec();
         let mut postings = vec![Posting { slot: 0, shape: 0 }; starts[starts.len() - 1] as usize];
-        // The most frequent terms (ties: the lower id), and per term its place among them.
-        let mut common_terms: Vec<u32> = (0..df.len() as u32).filter(|&t| df[t as usize] > 0).collect();
-        if common_terms.len() > COMMON_TERMS {
-            common_terms.select_nth_unstable_by_key(COMMON_TERMS - 1, |&t| (std::cmp::Reverse(df[t as usize]), t));
-            common_terms.truncate(COMMON_TERMS);
-        }
-        common_terms.sort_unstable_by_key(|&t| (std::cmp::Reverse(df[t as usize]), t));
+        let common_terms = most_frequent(&df, COMMON_TERMS);
+        // per term: its place among the common terms (none: past the row)
         let mut place = vec![u8::MAX; df.len()];
         for (i, &t) in common_terms.iter().enumerate() {
             place[t as usize] = i as u8;
@@ -757,6 +752,19 @@ fn list_starts(lengths: &[u32]) -> Vec<u32> {
         starts.push(at);
     }
     starts
+}
+
+/// The (at most) `k` terms with the largest document frequency, most frequent first (ties:
+/// the lower id); terms in no document are never chosen.
+fn most_frequent(df: &[u32], k: usize) -> Vec<u32> {
+    let by_df = |&t: &u32| (std::cmp::Reverse(df[t as usize]), t);
+    let mut terms: Vec<u32> = (0..df.len() as u32).filter(|&t| df[t as usize] > 0).collect();
+    if terms.len() > k && k > 0 {
+        terms.select_nth_unstable_by_key(k - 1, by_df);
+        terms.truncate(k);
+    }
+    terms.sort_unstable_by_key(by_df);
+    terms
 }
 
 /// Two bits of a 128-bit per-document term filter.
@@ -1046,19 +1054,18 @@ impl Bm25Index {
         }
         // ...then each that can still reach it by the unread terms it may hold (its term
         // filter) at its own length is scored exactly; the threshold rises as they come.
-        // Per unread term (highest bound first): its filter bits, its bound, its scale at a
-        // document's own length (NaN without the tf-1 table), and whether it only ever
-        // occurs once per document.
-        // A common term (see [`CommonTf`]) is bounded by its exact score instead: its place,
-        // and its weight with the margin.
-        let unread: Vec<(u128, f64, f64, bool, usize, f64)> = order[read..]
+        // (unread terms highest bound first)
+        let unread: Vec<UnreadTerm> = order[read..]
             .iter()
             .map(|&i| {
                 let t = &terms[i];
-                let weight = t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN);
-                let scale = if fast { weight } else { f64::NAN };
-                let common = self.common.place(t.id).unwrap_or(usize::MAX);
-                (term_bits(t.id), t.bound, scale, self.max_tf[t.id as usize] == 1, common, weight)
+                UnreadTerm {
+                    bits: term_bits(t.id),
+                    bound: t.bound,
+                    weight: t.idf * f64::from(t.mult) * (1.0 + BOUND_MARGIN),
+                    once_only: self.max_tf[t.id as usize] == 1,
+                    common: self.common.place(t.id).unwrap_or(usize::MAX),
+                }
             })
             .collect();
         'candidates: for (i, &(partial_score, d)) in candidates.iter().enumerate() {
@@ -1079,21 +1086,21 @@ impl Bm25Index {
             let meta = &self.meta[d as usize];
             let (sig, one_sat, top_sat) = (meta.sig, f64::from(meta.one_sat), f64::from(meta.top_sat));
             let row = &self.common.rows[d as usize];
-            for &(bits, term_bound, scale, once_only, common, weight) in &unread {
-                if let Some(&tf) = row.tf.get(common) {
+            for u in &unread {
+                if let Some(&tf) = row.tf.get(u.common) {
                     if tf == 0 {
-                        bound -= term_bound;
+                        bound -= u.bound;
                     } else if tf < u8::MAX {
                         // (the saturation exact scoring computes; the weight's margin covers
                         // the rounding of adding it `mult` times)
-                        bound -= term_bound - (weight * saturation(u32::from(tf), row.len, k1, b, avgdl)).min(term_bound);
+                        bound -= u.bound - (u.weight * saturation(u32::from(tf), row.len, k1, b, avgdl)).min(u.bound);
                     }
-                } else if sig & bits != bits {
-                    bound -= term_bound;
-                } else if !scale.is_nan() {
+                } else if sig & u.bits != u.bits {
+                    bound -= u.bound;
+                } else if fast {
                     // (at most its score at the document's largest tf; exactly the tf-1 one
                     // when it never repeats)
-                    bound -= term_bound - (scale * if once_only { one_sat } else { top_sat }).min(term_bound);
+                    bound -= u.bound - (u.weight * if u.once_only { one_sat } else { top_sat }).min(u.bound);
                 } else {
                     continue;
                 }
@@ -1203,6 +1210,21 @@ fn offer(best: &mut Vec<Ranked>, limit: usize, r: Ranked) {
     let at = best.partition_point(|x| *x < r);
     best.insert(at, r);
     best.truncate(limit);
+}
+
+/// A query term pruned search left unread, as a candidate's bound needs it.
+struct UnreadTerm {
+    /// its bits in the per-document term filter
+    bits: u128,
+    /// its bound (times its repeats in the query)
+    bound: f64,
+    /// idf × repeats, with the rounding margin: its score at a document is this times the
+    /// saturation there
+    weight: f64,
+    /// whether it never occurs more than once in a document
+    once_only: bool,
+    /// its place among the common terms ([`CommonTf`]), or `usize::MAX`
+    common: usize,
 }
 
 /// A distinct query term during [`Bm25Index::score_top`].

@@ -1234,12 +1234,10 @@ pub(crate) mod tests {
         assert_eq!(order, ["2", "5", "b", "z"]);
     }
 
-    /// A seeded generator of numbers below its argument (an LCG: tests need no quality).
-    fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |k| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % k
-        }
+    /// [`crate::test_support::xorshift`] for `usize` bounds.
+    fn below(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut next = crate::test_support::xorshift(seed);
+        move |k| next(k as u64) as usize
     }
 
     #[test]

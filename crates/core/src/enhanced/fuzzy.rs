@@ -357,6 +357,17 @@ mod tests {
             let word = |next: &mut dyn FnMut(u64) -> u64| -> String { (0..3 + next(10)).map(|_| letters[next(letters.len() as u64) as usize]).collect() };
             let terms: Vec<(String, u32)> = (0..1 + next(60) as u32).map(|i| (word(&mut next), i)).collect();
             let idx = FuzzyIndex::build(terms.clone());
+            // every distinct text once (the first payload), shortest first, as the index keeps them
+            let mut seen = std::collections::HashSet::new();
+            let mut texts: Vec<(Vec<char>, u32)> = Vec::new();
+            let mut sorted = terms.clone();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            for (t, p) in sorted {
+                if seen.insert(t.clone()) {
+                    texts.push((t.chars().collect(), p));
+                }
+            }
+            texts.sort_by_key(|t| t.0.len());
             for _ in 0..20 {
                 // a term with a random edit, or a random word
                 let query: String = if next(2) == 0 {
@@ -377,17 +388,6 @@ mod tests {
                 };
                 let q: Vec<char> = query.chars().collect();
                 let max = max_distance(q.len());
-                // every distinct text once (the first payload), as the index keeps them
-                let mut seen = std::collections::HashSet::new();
-                let mut texts: Vec<(Vec<char>, u32)> = Vec::new();
-                let mut sorted = terms.clone();
-                sorted.sort_by(|a, b| a.0.cmp(&b.0));
-                for (t, p) in sorted {
-                    if seen.insert(t.clone()) {
-                        texts.push((t.chars().collect(), p));
-                    }
-                }
-                texts.sort_by_key(|t| t.0.len());
                 let mut want: Vec<(u32, usize)> = if max == 0 {
                     Vec::new()
                 } else {

@@ -692,7 +692,8 @@ impl EnhancedIndex {
             (0..1usize << K)
                 .map(|mask| {
                     (0..K)
-                        .filter(|&k| mask >> k & 1 == 1 && fields[k] < FIELDS && coverage[fields[k]] > 0.0)
+                        // (a place with a field is a covered one: its weight is positive)
+                        .filter(|&k| mask >> k & 1 == 1 && fields[k] < FIELDS)
                         .fold(1.001f32, |p, k| p * (1.0 + coverage[fields[k]]))
                 })
                 .collect()
@@ -1087,11 +1088,8 @@ mod tests {
         // with all five places must give the same documents, order and score bits.
         let mut docs: Vec<FieldDoc> = Vec::new();
         let words = ["weather", "forecast", "email", "send", "天氣", "預報", "検索", "검색", "issue", "create", "rain"];
-        let mut seed = 5u64;
-        let mut next = |k: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % k
-        };
+        let mut xorshift = crate::test_support::xorshift(5);
+        let mut next = |k: usize| xorshift(k as u64) as usize;
         for i in 0..300 {
             let text = |next: &mut dyn FnMut(usize) -> usize, n: usize| (0..n).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(" ");
             let name = format!("{}_{i}", words[next(words.len())]);
