@@ -11,7 +11,7 @@
 //! `sweep` grid-searches the fusion knobs on the dev halves only and prints the best; it
 //! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
 //! `UNREADABLE=x` runs `quality` with another `Fusion::unreadable` share (how it was chosen,
-//! on the dev rows). With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
+//! on the dev rows); `CROWDING_LATIN=x` / `CROWDING_CJK=x` with other crowding shares. With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
 //! (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
 //! 10,000 tools. `speed` times model load, build (enhanced vs hybrid) and search p50 at
@@ -136,17 +136,17 @@ struct Inputs {
     relevant: Vec<u32>,
 }
 
-fn fusion_inputs(set: &Set, model: &Arc<StaticModel>) -> Vec<Inputs> {
+fn fusion_inputs(set: &Set, model: &Arc<StaticModel>, fusion: &Fusion) -> Vec<Inputs> {
     let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
     let texts: Vec<String> = set.tools.iter().map(|(id, d)| semantic::tool_text(id, d)).collect();
-    let docs = SemanticDocs { model: model.clone(), vectors: DocVectors::build_many(model, &texts), cjk: set.cjk.clone() };
+    let docs = SemanticDocs::new(model.clone(), DocVectors::build_many(model, &texts), set.cjk.clone());
     let index: HashMap<&str, u32> = set.tools.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i as u32)).collect();
     let params = SearchParams { top_k: Fusion::default().lexical_depth, min_score: 0.0, inspect_all: false };
     set.queries
         .iter()
         .map(|(q, relevant, _)| Inputs {
             lexical: enhanced.search(q, params).iter().map(|h| (h.handle, h.score)).collect(),
-            semantic: docs.top(q, MAX_SEMANTIC_DEPTH),
+            semantic: docs.top(q, MAX_SEMANTIC_DEPTH, fusion.crowding(q)),
             relevant: relevant.iter().map(|id| index[id.as_str()]).collect(),
         })
         .collect()
@@ -187,6 +187,11 @@ fn load_model(path: &str) -> Arc<StaticModel> {
     Arc::new(model)
 }
 
+/// A number from the environment, or `default`.
+fn env_or(name: &str, default: f64) -> f64 {
+    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
 fn quality(model: Arc<StaticModel>, fusion: Fusion) {
     let mt = metatool_set();
     let ml = multilingual_set();
@@ -197,7 +202,7 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
         hybrid.set_fusion(Fusion { lexical: 0.0, semantic_latin: 1.0, semantic_cjk: 1.0, semantic_depth: 10, unreadable: 0.0, ..fusion });
         let semantic = evaluate(set, &hybrid);
         hybrid.set_fusion(fusion);
-        let inputs = fusion_inputs(set, &model);
+        let inputs = fusion_inputs(set, &model, &fusion);
         let differ = (0..set.queries.len()).filter(|&i| top10(set, &hybrid, i) != fused_top10(set, &inputs, i, &fusion)).count();
         eprintln!("{name}: replaying the fusion on precomputed inputs differs from the hybrid catalog on {differ} of {} queries", set.queries.len());
         rows.push((name, evaluate(set, &enhanced), evaluate(set, &hybrid), semantic));
@@ -245,7 +250,7 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
 fn sweep(model: Arc<StaticModel>) {
     let mt = metatool_set();
     let ml = multilingual_set();
-    let (mt_in, ml_in) = (fusion_inputs(&mt, &model), fusion_inputs(&ml, &model));
+    let (mt_in, ml_in) = (fusion_inputs(&mt, &model, &Fusion::default()), fusion_inputs(&ml, &model, &Fusion::default()));
     let scores = |mt_m: &HashMap<String, Metrics>, ml_m: &HashMap<String, Metrics>| {
         let mut v = vec![pick(mt_m, |g| g == "even").r5()];
         v.extend(LANGS.iter().map(|l| pick(ml_m, |g| in_group(g, "dev", l, "any")).r5()));
@@ -401,7 +406,7 @@ fn main() {
         "speed" => speed(&path),
         "scale" => scale(load_model(&path)),
         // `--share-cjk`: the weight interpolated by the CJK share instead of `any_cjk`
-        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), unreadable: std::env::var("UNREADABLE").ok().and_then(|s| s.parse().ok()).unwrap_or(Fusion::default().unreadable), ..Fusion::default() }),
+        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), unreadable: env_or("UNREADABLE", Fusion::default().unreadable), crowding_latin: env_or("CROWDING_LATIN", Fusion::default().crowding_latin), crowding_cjk: env_or("CROWDING_CJK", Fusion::default().crowding_cjk), ..Fusion::default() }),
     }
 }
 

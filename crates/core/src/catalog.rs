@@ -907,7 +907,7 @@ impl ToolCatalog {
                 semantic::has_cjk(e.name()) || semantic::has_cjk(e.description)
             })
             .collect();
-        let semantic = SemanticDocs { model, vectors, cjk };
+        let semantic = SemanticDocs::new(model, vectors, cjk);
         self.ranker = Ranker::Hybrid(Box::new(HybridRanker { lexical: *lexical, semantic, fusion: Fusion::default() }));
         self
     }
@@ -927,7 +927,7 @@ impl ToolCatalog {
         let fusion = &hybrid.fusion;
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
-        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k));
+        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion.crowding(query));
         self.hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params)
     }
 }

@@ -154,6 +154,56 @@ impl DocVectors {
         out
     }
 
+    /// Per row: its mean cosine to its `k` most similar other rows among `pool` rows spread
+    /// evenly over the set (all rows in a set that small). A static model's vectors crowd:
+    /// some documents sit close to many others and so to many queries (hubs), and outrank
+    /// the right document on requests they share little with; CSLS (Conneau et al., 2018)
+    /// lowers each candidate by this.
+    pub fn crowding(&self, k: usize, pool: usize) -> Vec<f32> {
+        let (n, dim) = (self.len(), self.dim);
+        if n < 2 || k == 0 || pool == 0 {
+            return vec![0.0; n];
+        }
+        let members: Vec<usize> = if n <= pool { (0..n).collect() } else { (0..pool).map(|i| i * n / pool).collect() };
+        let mut pooled = DocVectors::new(dim);
+        for &m in &members {
+            pooled.push_row_of(self, m);
+        }
+        let rows_crowding = |rows: std::ops::Range<usize>| -> Vec<f32> {
+            let mut dot = vec![0.0; members.len()];
+            let mut cosines = Vec::with_capacity(members.len());
+            rows.map(|i| {
+                if self.scales[i] == 0.0 {
+                    return 0.0;
+                }
+                dots(&pooled.rows, &pooled.sums, &self.rows[i * dim..(i + 1) * dim], dim, &mut dot);
+                cosines.clear();
+                let others = members.iter().zip(&dot).zip(&pooled.scales).filter(|((&m, _), _)| m != i);
+                cosines.extend(others.map(|((_, &d), &s)| d * s * self.scales[i]));
+                let k = k.min(cosines.len());
+                if k == 0 {
+                    return 0.0;
+                }
+                cosines.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+                cosines[..k].iter().sum::<f32>() / k as f32
+            })
+            .collect()
+        };
+        if n < PARALLEL_MIN_TEXTS {
+            return rows_crowding(0..n);
+        }
+        let (mut first, second) = std::thread::scope(|scope| {
+            let second = std::thread::Builder::new().spawn_scoped(scope, || rows_crowding(n / 2..n));
+            (rows_crowding(0..n / 2), second.map(|h| h.join()))
+        });
+        match second {
+            Ok(Ok(second)) => first.extend(second),
+            // No thread could be started: finish here.
+            _ => first.extend(rows_crowding(n / 2..n)),
+        }
+        first
+    }
+
     /// The `k` rows most similar to the query, best first (ties by row order).
     pub fn top(&self, q: &QuantizedQuery, k: usize) -> Vec<(u32, f32)> {
         top_k(&self.cosines(q), k)
@@ -278,22 +328,42 @@ pub struct SemanticDocs {
     /// Per document: whether its text has CJK characters (see [`super::has_cjk`]), which
     /// the fusion needs to know what the model can compare with a query.
     pub cjk: Vec<bool>,
+    /// Per document: its crowding (see [`DocVectors::crowding`]); a query's fusion says
+    /// how much of it to take off the document's cosine.
+    crowding: Vec<f32>,
 }
 
 impl SemanticDocs {
-    /// The `k` documents closest to `query`, best first, with their cosines.
-    pub fn top(&self, query: &str, k: usize) -> Vec<(u32, f32)> {
+    pub fn new(model: Arc<StaticModel>, vectors: DocVectors, cjk: Vec<bool>) -> Self {
+        let crowding = vectors.crowding(CROWDING_NEIGHBOURS, CROWDING_POOL);
+        Self { model, vectors, cjk, crowding }
+    }
+
+    /// The `k` documents closest to `query`, best first, with their similarity: the
+    /// cosine less `crowding` times the document's crowding. Only documents with a positive
+    /// cosine are candidates (a query without any known token has cosine 0 with
+    /// everything).
+    pub fn top(&self, query: &str, k: usize, crowding: f32) -> Vec<(u32, f32)> {
         if self.vectors.is_empty() || k == 0 {
             return Vec::new();
         }
         let v = self.model.embed(query);
-        let mut top = self.vectors.top(&self.vectors.query(&v), k);
-        // Only documents pointing the query's way are candidates (a query without any
-        // known token has cosine 0 with everything).
-        top.retain(|&(_, c)| c > 0.0);
-        top
+        let mut values = self.vectors.cosines(&self.vectors.query(&v));
+        for (c, &crowded) in values.iter_mut().zip(&self.crowding) {
+            // (NaN is never selected)
+            *c = if *c > 0.0 { *c - crowding * crowded } else { f32::NAN };
+        }
+        top_k(&values, k)
     }
 }
+
+/// A document's crowding is its mean cosine to this many closest documents ...
+const CROWDING_NEIGHBOURS: usize = 10;
+/// ... among at most this many of the set (spread evenly over it): the cost is linear in
+/// the set (10,000 documents: ~9 ms on two threads), and in the multilingual set (128 tools,
+/// all of them in the pool) and replicated MetaTool catalogs of 2,000 and 10,000 tools,
+/// 128 and 256 ranked within 0.002 recall@5 of each other.
+const CROWDING_POOL: usize = 256;
 
 #[cfg(test)]
 mod tests {

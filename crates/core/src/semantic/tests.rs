@@ -3,7 +3,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use super::docs::top_k;
-use super::model::{encode_model, STANDARD_FLAGS};
+use super::model::{encode_model, normalize, STANDARD_FLAGS};
 use super::*;
 
 /// One-hot-ish vector of `dim` with `x` at `axis`.
@@ -227,6 +227,85 @@ fn document_top_k_is_exact_cosine_order() {
     assert!(docs.top(&docs.query(&q), 0).is_empty());
     // a query with no vector scores every document 0
     assert!(docs.cosines(&docs.query(&m.embed("🙂"))).iter().all(|&c| c == 0.0));
+}
+
+/// A document's crowding is its mean cosine to its k closest other documents (within
+/// quantization), over the whole set when it fits in the pool and over evenly spread
+/// members otherwise; documents without a vector and sets of one have none.
+#[test]
+fn crowding_is_the_mean_cosine_to_the_closest_documents() {
+    let dim = 8;
+    let mut next = crate::test_support::xorshift(0xC0FF_EE12_3456_789A);
+    let mut unit = Vec::new();
+    let mut docs = DocVectors::new(dim);
+    for i in 0..300 {
+        // a few clusters, so some documents are much more crowded than others
+        let mut v: Vec<f32> = (0..dim).map(|_| next(1000) as f32 / 1000.0 - 0.5).collect();
+        v[i % 3] += if i % 3 == 0 { 3.0 } else { 0.5 };
+        if i == 17 {
+            v.fill(0.0);
+        }
+        normalize(&mut v);
+        docs.push_unit(&v);
+        unit.push(v);
+    }
+    let exact = |i: usize, members: &[usize], k: usize| -> f32 {
+        if unit[i].iter().all(|&x| x == 0.0) {
+            return 0.0;
+        }
+        let mut c: Vec<f32> = members.iter().filter(|&&m| m != i).map(|&m| unit[i].iter().zip(&unit[m]).map(|(a, b)| a * b).sum()).collect();
+        c.sort_by(|a, b| b.total_cmp(a));
+        c[..k].iter().sum::<f32>() / k as f32
+    };
+    let all: Vec<usize> = (0..300).collect();
+    let whole = docs.crowding(5, 300);
+    let spread: Vec<usize> = (0..64).map(|i| i * 300 / 64).collect();
+    let pooled = docs.crowding(5, 64);
+    for i in 0..300 {
+        assert!((whole[i] - exact(i, &all, 5)).abs() < 0.02, "{i}: {} vs {}", whole[i], exact(i, &all, 5));
+        assert!((pooled[i] - exact(i, &spread, 5)).abs() < 0.02, "{i}: {} vs {}", pooled[i], exact(i, &spread, 5));
+    }
+    assert_eq!(whole[17], 0.0);
+    // the dense cluster (axis 0) is the crowded one
+    let mean = |r: usize| (0..300).filter(|i| i % 3 == r && *i != 17).map(|i| whole[i]).sum::<f32>() / 99.0;
+    assert!(mean(0) > mean(1) + 0.1, "{} vs {}", mean(0), mean(1));
+    let mut one = DocVectors::new(dim);
+    one.push_unit(&unit[0]);
+    assert_eq!(one.crowding(5, 64), [0.0]);
+    assert!(DocVectors::new(dim).crowding(5, 64).is_empty());
+}
+
+/// `SemanticDocs::top` ranks by cosine less the crowding share given; 0 leaves plain
+/// cosine order; documents with no positive cosine are never candidates.
+#[test]
+fn semantic_top_takes_the_crowding_share_off_the_cosine() {
+    let m = tiny_model();
+    let texts = ["weather forecast", "weather forecast rain", "weather", "email", "code review", "天气 预报"];
+    let docs = SemanticDocs::new(m.clone(), DocVectors::build(&m, texts), vec![false; texts.len()]);
+    let q = m.embed("rain forecast");
+    let cosines = docs.vectors.cosines(&docs.vectors.query(&q));
+    let crowding = docs.vectors.crowding(10, 256);
+    let plain = docs.top("rain forecast", 10, 0.0);
+    assert_eq!(plain, top_k(&cosines, 10).into_iter().filter(|&(_, c)| c > 0.0).collect::<Vec<_>>());
+    for w in [0.5f32, 2.0] {
+        let top = docs.top("rain forecast", 10, w);
+        let mut expected: Vec<(u32, f32)> = (0..texts.len() as u32).filter(|&i| cosines[i as usize] > 0.0).map(|i| (i, cosines[i as usize] - w * crowding[i as usize])).collect();
+        expected.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        assert_eq!(top, expected, "share {w}");
+        assert!(top.iter().all(|&(i, _)| i != 3 && i != 4), "email and code review do not point the query's way");
+    }
+}
+
+/// The crowding share follows the query's script like the semantic weight.
+#[test]
+fn crowding_share_follows_the_query_script() {
+    let f = Fusion { crowding_latin: 0.1, crowding_cjk: 0.5, any_cjk: false, ..Fusion::default() };
+    assert!((f.crowding("weather") - 0.1).abs() < 1e-6);
+    assert!((f.crowding("天气") - 0.5).abs() < 1e-6);
+    assert!((f.crowding("PR 送審") - 0.3).abs() < 1e-6);
+    let any = Fusion { any_cjk: true, ..f };
+    assert!((any.crowding("PR 送審") - 0.5).abs() < 1e-6);
+    assert_eq!(Fusion::default().crowding("weather"), 0.0);
 }
 
 #[test]

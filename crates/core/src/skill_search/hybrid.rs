@@ -40,14 +40,14 @@ impl SkillSemantic {
         drop(encoder);
         // (a skill's language is its summary's; the body only adds to the vector)
         let cjk = skills.iter().map(|s| semantic::has_cjk(&s.name) || semantic::has_cjk(&s.description)).collect();
-        Self { docs: SemanticDocs { model, vectors, cjk }, fusion: Fusion::default() }
+        Self { docs: SemanticDocs::new(model, vectors, cjk), fusion: Fusion::default() }
     }
 
     /// Fused `(skill, score)` best first; `want` skills are needed after de-duplication.
     pub(super) fn rank(&self, lexical: &EnhancedIndex, query: &str, want: usize, names_unique: bool) -> Vec<(u32, f64)> {
         let depth = self.fusion.lexical_depth.max(want);
         let lexical = if names_unique { lexical.search_top(query, depth) } else { lexical.search(query) };
-        let semantic = self.docs.top(query, self.fusion.semantic_depth.max(want));
+        let semantic = self.docs.top(query, self.fusion.semantic_depth.max(want), self.fusion.crowding(query));
         self.fusion.fuse(query, &lexical, &semantic, &self.docs.cjk)
     }
 }
