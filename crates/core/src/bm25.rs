@@ -589,6 +589,9 @@ impl Bm25Index {
             let row = &mut rows[slot];
             row.tf = [0; COMMON_TERMS];
             for &(term, shape) in &self.fwd[m.fwd.0 as usize..m.fwd.1 as usize] {
+                // (pruned search reads these unchecked: terms index the per-term arrays —
+                // `cursor` has one entry per term — and shapes index `shapes`)
+                assert!((shape as usize) < self.shapes.len());
                 postings[cursor[term as usize] as usize] = Posting { slot: slot as u32, shape };
                 cursor[term as usize] += 1;
                 if let Some(tf) = row.tf.get_mut(usize::from(place[term as usize])) {
@@ -894,10 +897,13 @@ impl Bm25Index {
         for (u, t) in terms.iter().enumerate() {
             query_term[t.id as usize] = u as u8 + 1;
         }
+        // (what the unchecked loops below rely on, besides what `rebuild_lists` checked)
+        assert!(query_term.len() >= self.terms() && terms.len() < usize::from(u8::MAX));
         // (place 0 takes the writes of a document's other terms; query term u is place u + 1)
         contrib.clear();
         contrib.resize(terms.len() + 1, 0.0);
         let idf_at: Vec<f64> = std::iter::once(0.0).chain(terms.iter().map(|t| t.idf)).collect();
+        assert!(contrib.len() == terms.len() + 1 && idf_at.len() == contrib.len() && (!fast || self.shape_sat.len() == self.shapes.len()));
         // A document's exact score, from its own term list (the forward index): the
         // exhaustive path's arithmetic (0 + each matching query token's score, in query
         // order) and its first matching query token, which orders ties.
@@ -906,8 +912,14 @@ impl Bm25Index {
             if fast {
                 // Branch-free: every term of the document writes, the query's to their places.
                 for &(term, shape) in self.forward(d) {
-                    let u = usize::from(query_term[term as usize]);
-                    contrib[u] = idf_at[u] * self.shape_sat[shape as usize];
+                    // SAFETY: a live document's terms index `query_term` and its shapes
+                    // `shape_sat` (both checked when the lists were built, see
+                    // `rebuild_lists`, and below); `query_term` holds places into
+                    // `contrib` and `idf_at` (checked below).
+                    unsafe {
+                        let u = usize::from(*query_term.get_unchecked(term as usize));
+                        *contrib.get_unchecked_mut(u) = idf_at.get_unchecked(u) * self.shape_sat.get_unchecked(shape as usize);
+                    }
                 }
             } else {
                 for &(term, shape) in self.forward(d) {
@@ -981,8 +993,17 @@ impl Bm25Index {
             // PARTIAL_SLACK covering their rounding)
             let weight = t.idf * f64::from(t.mult);
             if fast {
+                let sat = &self.shape_sat[..];
+                let partial = &mut partial[..];
+                // Lists are in slot order, so the last posting has the largest slot; shape
+                // ids index `shapes`, which `shape_sat` matches when `fast`.
+                assert!(t.list.last().is_none_or(|p| (p.slot as usize) < partial.len()) && sat.len() == self.shapes.len());
                 for &p in t.list {
-                    partial[p.slot as usize] += (weight * self.shape_sat[p.shape as usize]) as f32;
+                    // SAFETY: bounds checked just above (slots by the list's last one; shapes
+                    // by construction: `shape_id` only hands out indices into `shapes`).
+                    unsafe {
+                        *partial.get_unchecked_mut(p.slot as usize) += (weight * *sat.get_unchecked(p.shape as usize)) as f32;
+                    }
                 }
             } else {
                 for &p in t.list {
@@ -1030,16 +1051,25 @@ impl Bm25Index {
             tail += terms[order[collect - 1]].bound;
             collect -= 1;
         }
+        let partial = &mut partial[..];
+        // (every read list's slots index `partial`: phase 1 checked them, or read them with
+        // checked indexing; `kept` counts at most the postings walked so far, and
+        // `candidates` has room for all read postings)
+        assert!(candidates.len() >= read_postings);
         for &i in &order[..collect] {
             for p in terms[i].list {
-                let partial_score = std::mem::take(&mut partial[p.slot as usize]);
-                candidates[kept] = (partial_score, p.slot);
-                kept += usize::from(partial_score >= reach);
+                // SAFETY: see above.
+                unsafe {
+                    let partial_score = std::mem::take(partial.get_unchecked_mut(p.slot as usize));
+                    *candidates.get_unchecked_mut(kept) = (partial_score, p.slot);
+                    kept += usize::from(partial_score >= reach);
+                }
             }
         }
         for &i in &order[collect..read] {
             for p in terms[i].list {
-                partial[p.slot as usize] = 0.0;
+                // SAFETY: see above.
+                unsafe { *partial.get_unchecked_mut(p.slot as usize) = 0.0 };
             }
         }
         let mut candidates_all = candidates;

@@ -49,7 +49,7 @@
 //!   semantic side too (MetaTool even semantic-only recall@5 0.526 → 0.573) but not the
 //!   hybrid (even 0.699 → 0.699; replicated 2,000 tools, even queries, 0.550 → 0.539), so
 //!   `crowding_latin` is 0.
-
+//!
 //! A query with no lexical match is ranked by the semantic side alone (weight at least 1,
 //! spread rule off), so paraphrases still find something.
 //!
