@@ -14,7 +14,8 @@
 //! on the dev rows); `CROWDING_LATIN=x` / `CROWDING_CJK=x` with other crowding shares. With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
 //! (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
-//! 10,000 tools. `speed` times model load, build (enhanced vs hybrid) and search p50 at
+//! 10,000 tools, and on the multilingual dev requests with the multilingual tools among
+//! MetaTool distractors. `speed` times model load, build (enhanced vs hybrid) and search p50 at
 //! 10,000 replicated MetaTool tools (the catalog of bench/tool-search-realistic.mjs).
 
 use std::collections::HashMap;
@@ -389,6 +390,31 @@ fn scale(model: Arc<StaticModel>) {
                 sum / sample.len() as f64
             };
             println!("n {n:>6} {name:<16} enhanced {:.4} hybrid {:.4}", r5(&enhanced), r5(&hybrid));
+        }
+    }
+    // The multilingual tools among English distractors (replicated MetaTool tools), with its
+    // dev same-language CJK requests: whether crowding measured against a pool of mostly
+    // other documents still helps.
+    let ml = multilingual_set();
+    let dev: Vec<&(String, Vec<String>, String)> = ml.queries.iter().filter(|(_, _, g)| in_group(g, "dev", "CJK", "same")).collect();
+    for n in [2_000usize, 10_000] {
+        let mut tools = ml.tools.clone();
+        tools.extend(metatool::replicate(&base, n - tools.len(), 7).into_iter().map(|t| (t.id, t.description)));
+        let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![]);
+        let mut hybrid = ToolCatalog::build_hybrid(entries(&tools), vec![], model.clone());
+        let r5 = |c: &ToolCatalog| {
+            let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
+            let mut sum = 0.0;
+            for (q, relevant, _) in &dev {
+                let found: Vec<&str> = c.search(q, params).iter().map(|h| tools[h.handle as usize].0.as_str()).collect();
+                sum += relevant.iter().filter(|r| found.contains(&r.as_str())).count() as f64 / relevant.len() as f64;
+            }
+            sum / dev.len() as f64
+        };
+        let e = r5(&enhanced);
+        for (name, fusion) in [("default", Fusion::default()), ("no crowding", Fusion { crowding_cjk: 0.0, ..Fusion::default() })] {
+            hybrid.set_fusion(fusion);
+            println!("multilingual + distractors n {n:>6} {name:<12} dev same-language CJK recall@5: enhanced {e:.4} hybrid {:.4}", r5(&hybrid));
         }
     }
 }

@@ -40,8 +40,9 @@
 //! - Crowded documents count less for CJK requests: the static model's vectors crowd, so
 //!   a few documents near many others came close to most requests in their language
 //!   (hubs; worst for Traditional Chinese: on dev, its semantic-only same-language
-//!   recall@5 was 0.643 against Simplified's 0.870). A document's crowding, its mean cosine to its 10 closest documents in the
-//!   catalog ([`super::DocVectors::crowding`]), is taken off its cosine `crowding_cjk`
+//!   recall@5 was 0.643 against Simplified's 0.870). A document's crowding, its mean
+//!   cosine to its 10 closest documents of its own script class in the catalog
+//!   ([`super::DocVectors::crowding`]), is taken off its cosine `crowding_cjk`
 //!   (0.5) times for a CJK request (CSLS-style). Chosen on the dev halves: semantic-only
 //!   same-language recall@5 zh-Hant 0.643 → 0.776, CJK 0.824 → 0.854; the hybrid's
 //!   dev recall@5 moved by one request either way (it is near its ceiling there; MRR

@@ -258,12 +258,23 @@ fn crowding_is_the_mean_cosine_to_the_closest_documents() {
         c[..k].iter().sum::<f32>() / k as f32
     };
     let all: Vec<usize> = (0..300).collect();
-    let whole = docs.crowding(5, 300);
+    let one_class = vec![false; 300];
+    let whole = docs.crowding(5, 300, &one_class);
     let spread: Vec<usize> = (0..64).map(|i| i * 300 / 64).collect();
-    let pooled = docs.crowding(5, 64);
+    let pooled = docs.crowding(5, 64, &one_class);
+    // two classes (every fourth document is the other): each against its own class only
+    let class: Vec<bool> = (0..300).map(|i| i % 4 == 0).collect();
+    let by_class = docs.crowding(5, 40, &class);
+    let members = |c: bool| -> Vec<usize> {
+        let rows: Vec<usize> = (0..300).filter(|&i| class[i] == c).collect();
+        (0..40).map(|j| rows[j * rows.len() / 40]).collect()
+    };
+    let (others, fourths) = (members(false), members(true));
     for i in 0..300 {
         assert!((whole[i] - exact(i, &all, 5)).abs() < 0.02, "{i}: {} vs {}", whole[i], exact(i, &all, 5));
         assert!((pooled[i] - exact(i, &spread, 5)).abs() < 0.02, "{i}: {} vs {}", pooled[i], exact(i, &spread, 5));
+        let own = if class[i] { &fourths } else { &others };
+        assert!((by_class[i] - exact(i, own, 5)).abs() < 0.02, "{i}: {} vs {}", by_class[i], exact(i, own, 5));
     }
     assert_eq!(whole[17], 0.0);
     // the dense cluster (axis 0) is the crowded one
@@ -271,8 +282,8 @@ fn crowding_is_the_mean_cosine_to_the_closest_documents() {
     assert!(mean(0) > mean(1) + 0.1, "{} vs {}", mean(0), mean(1));
     let mut one = DocVectors::new(dim);
     one.push_unit(&unit[0]);
-    assert_eq!(one.crowding(5, 64), [0.0]);
-    assert!(DocVectors::new(dim).crowding(5, 64).is_empty());
+    assert_eq!(one.crowding(5, 64, &[false]), [0.0]);
+    assert!(DocVectors::new(dim).crowding(5, 64, &[]).is_empty());
 }
 
 /// `SemanticDocs::top` ranks by cosine less the crowding share given; 0 leaves plain
@@ -284,7 +295,7 @@ fn semantic_top_takes_the_crowding_share_off_the_cosine() {
     let docs = SemanticDocs::new(m.clone(), DocVectors::build(&m, texts), vec![false; texts.len()]);
     let q = m.embed("rain forecast");
     let cosines = docs.vectors.cosines(&docs.vectors.query(&q));
-    let crowding = docs.vectors.crowding(10, 256);
+    let crowding = docs.vectors.crowding(10, 256, &[false; 6]);
     let plain = docs.top("rain forecast", 10, 0.0);
     assert_eq!(plain, top_k(&cosines, 10).into_iter().filter(|&(_, c)| c > 0.0).collect::<Vec<_>>());
     for w in [0.5f32, 2.0] {
