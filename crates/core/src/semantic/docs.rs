@@ -378,10 +378,9 @@ impl SemanticDocs {
 /// A document's crowding is its mean cosine to this many closest documents ...
 const CROWDING_NEIGHBOURS: usize = 10;
 /// ... among at most this many of its class (spread evenly over it): the cost is linear in
-/// the set (10,000 documents: ~9 ms on two threads). The multilingual dev requests among
-/// MetaTool distractors (`examples/hybrid.rs scale`) rank as well with it as with all
-/// documents in the pool (2,000 tools) or better (10,000).
-const CROWDING_POOL: usize = 256;
+/// the set (10,000 documents: ~6 ms on two threads; 256 took twice that and ranked the
+/// same in `examples/hybrid.rs quality` and `scale`).
+const CROWDING_POOL: usize = 128;
 
 #[cfg(test)]
 mod tests {
