@@ -11,7 +11,9 @@
 //! `sweep` grid-searches the fusion knobs on the dev halves only and prints the best; it
 //! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
 //! `UNREADABLE=x` runs `quality` with another `Fusion::unreadable` share (how it was chosen,
-//! on the dev rows); `CROWDING_LATIN=x` / `CROWDING_CJK=x` with other crowding shares. With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
+//! on the dev rows); `CROWDING_LATIN=x` / `CROWDING_CJK=x` with other crowding shares,
+//! `SEMANTIC_CJK=x` with another CJK semantic weight. `SCALE_GRID=1` adds a grid of CJK
+//! weights and crowding shares to `scale`'s multilingual-among-distractors rows (dev only). With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
 //! (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
 //! 10,000 tools, and on the multilingual dev requests with the multilingual tools among
@@ -412,7 +414,15 @@ fn scale(model: Arc<StaticModel>) {
             sum / dev.len() as f64
         };
         let e = r5(&enhanced);
-        for (name, fusion) in [("default", Fusion::default()), ("no crowding", Fusion { crowding_cjk: 0.0, ..Fusion::default() })] {
+        let mut variants = vec![("default".to_owned(), Fusion::default()), ("no crowding".to_owned(), Fusion { crowding_cjk: 0.0, ..Fusion::default() })];
+        if std::env::var_os("SCALE_GRID").is_some() {
+            for w in [0.1, 0.2, 0.3, 0.5] {
+                for c in [0.25, 0.5, 1.0] {
+                    variants.push((format!("cjk {w} crowd {c}"), Fusion { semantic_cjk: w, crowding_cjk: c, ..Fusion::default() }));
+                }
+            }
+        }
+        for (name, fusion) in variants {
             hybrid.set_fusion(fusion);
             println!("multilingual + distractors n {n:>6} {name:<12} dev same-language CJK recall@5: enhanced {e:.4} hybrid {:.4}", r5(&hybrid));
         }
@@ -432,7 +442,7 @@ fn main() {
         "speed" => speed(&path),
         "scale" => scale(load_model(&path)),
         // `--share-cjk`: the weight interpolated by the CJK share instead of `any_cjk`
-        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), unreadable: env_or("UNREADABLE", Fusion::default().unreadable), crowding_latin: env_or("CROWDING_LATIN", Fusion::default().crowding_latin), crowding_cjk: env_or("CROWDING_CJK", Fusion::default().crowding_cjk), ..Fusion::default() }),
+        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), unreadable: env_or("UNREADABLE", Fusion::default().unreadable), crowding_latin: env_or("CROWDING_LATIN", Fusion::default().crowding_latin), crowding_cjk: env_or("CROWDING_CJK", Fusion::default().crowding_cjk), semantic_cjk: env_or("SEMANTIC_CJK", Fusion::default().semantic_cjk), ..Fusion::default() }),
     }
 }
 
