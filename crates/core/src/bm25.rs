@@ -954,18 +954,24 @@ impl Bm25Index {
         // `order[..lists]` touched, scored exactly, to the result.
         let offer_leaders = |lists: usize, partial: &[f32], contrib: &mut [f64], query_term: &[u8], best: &mut Vec<Ranked>| {
             let mut leaders: Vec<(f64, u32)> = Vec::with_capacity(limit + 1);
+            // the last leader's score once `limit` are held (scores are never below 0)
+            let mut floor = f64::NEG_INFINITY;
             for &i in &order[..lists] {
-                for p in terms[i].list {
-                    let score = f64::from(partial[p.slot as usize]);
-                    if leaders.len() == limit && score <= leaders[limit - 1].0 {
-                        continue;
-                    }
-                    if leaders.iter().any(|l| l.1 == p.slot) {
+                let list = terms[i].list;
+                // (lists are in slot order: the last posting has the largest slot)
+                assert!(list.last().is_none_or(|p| (p.slot as usize) < partial.len()));
+                for p in list {
+                    // SAFETY: checked just above.
+                    let score = f64::from(unsafe { *partial.get_unchecked(p.slot as usize) });
+                    if score <= floor || leaders.iter().any(|l| l.1 == p.slot) {
                         continue;
                     }
                     let at = leaders.partition_point(|l| l.0 >= score);
                     leaders.insert(at, (score, p.slot));
                     leaders.truncate(limit);
+                    if leaders.len() == limit {
+                        floor = leaders[limit - 1].0;
+                    }
                 }
             }
             for &(_, d) in &leaders {
