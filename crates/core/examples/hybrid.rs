@@ -13,8 +13,9 @@
 //! `UNREADABLE=x` runs `quality` with another `Fusion::unreadable` share (how it was chosen,
 //! on the dev rows); `CROWDING_LATIN=x` / `CROWDING_CJK=x` with other crowding shares,
 //! `SEMANTIC_CJK=x` with another CJK semantic weight. `SCALE_GRID=1` adds a grid of CJK
-//! weights and crowding shares to `scale`'s multilingual-among-distractors rows (dev only). With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on stderr
-//! (semantic only, enhanced, hybrid in turn), to diff two models request by request.
+//! weights and crowding shares to `scale`'s multilingual-among-distractors rows (dev only).
+//! With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on
+//! stderr (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
 //! 10,000 tools, and on the multilingual dev requests with the multilingual tools among
 //! MetaTool distractors. `speed` times model load, build (enhanced vs hybrid) and search p50 at
@@ -46,7 +47,7 @@ struct Set {
 
 impl Set {
     fn new(tools: Vec<(String, String)>, queries: Vec<(String, Vec<String>, String)>) -> Self {
-        let cjk = tools.iter().map(|(id, d)| semantic::has_cjk(id) || semantic::has_cjk(d)).collect();
+        let cjk = tools.iter().map(|(id, d)| semantic::tool_has_cjk(id, d)).collect();
         Self { tools, queries, cjk }
     }
 }
@@ -382,15 +383,8 @@ fn scale(model: Arc<StaticModel>) {
         ];
         for (name, fusion) in variants {
             hybrid.set_fusion(fusion);
-            let r5 = |c: &ToolCatalog| {
-                let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
-                let mut sum = 0.0;
-                for q in &sample {
-                    let found: Vec<&str> = c.search(&q.text, params).iter().map(|h| base[h.handle as usize % base.len()].id.as_str()).collect();
-                    sum += q.relevant.iter().filter(|r| found.contains(&r.as_str())).count() as f64 / q.relevant.len() as f64;
-                }
-                sum / sample.len() as f64
-            };
+            let queries = sample.iter().map(|q| (q.text.as_str(), &q.relevant[..]));
+            let r5 = |c: &ToolCatalog| mean_recall5(c, queries.clone(), |h| base[h as usize % base.len()].id.as_str());
             println!("n {n:>6} {name:<16} enhanced {:.4} hybrid {:.4}", r5(&enhanced), r5(&hybrid));
         }
     }
@@ -404,15 +398,8 @@ fn scale(model: Arc<StaticModel>) {
         tools.extend(metatool::replicate(&base, n - tools.len(), 7).into_iter().map(|t| (t.id, t.description)));
         let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![]);
         let mut hybrid = ToolCatalog::build_hybrid(entries(&tools), vec![], model.clone());
-        let r5 = |c: &ToolCatalog| {
-            let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
-            let mut sum = 0.0;
-            for (q, relevant, _) in &dev {
-                let found: Vec<&str> = c.search(q, params).iter().map(|h| tools[h.handle as usize].0.as_str()).collect();
-                sum += relevant.iter().filter(|r| found.contains(&r.as_str())).count() as f64 / relevant.len() as f64;
-            }
-            sum / dev.len() as f64
-        };
+        let queries = dev.iter().map(|(q, relevant, _)| (q.as_str(), &relevant[..]));
+        let r5 = |c: &ToolCatalog| mean_recall5(c, queries.clone(), |h| tools[h as usize].0.as_str());
         let e = r5(&enhanced);
         let mut variants = vec![("default".to_owned(), Fusion::default()), ("no crowding".to_owned(), Fusion { crowding_cjk: 0.0, ..Fusion::default() })];
         if std::env::var_os("SCALE_GRID").is_some() {
@@ -429,6 +416,18 @@ fn scale(model: Arc<StaticModel>) {
     }
 }
 
+/// Mean recall@5 of `catalog` over `(query, relevant tool names)`, `name` naming a hit.
+fn mean_recall5<'a>(catalog: &ToolCatalog, queries: impl Iterator<Item = (&'a str, &'a [String])>, name: impl Fn(u32) -> &'a str) -> f64 {
+    let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
+    let (mut sum, mut n) = (0.0, 0usize);
+    for (q, relevant) in queries {
+        let found: Vec<&str> = catalog.search(q, params).iter().map(|h| name(h.handle)).collect();
+        sum += relevant.iter().filter(|r| found.contains(&r.as_str())).count() as f64 / relevant.len() as f64;
+        n += 1;
+    }
+    sum / n as f64
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args
@@ -442,7 +441,17 @@ fn main() {
         "speed" => speed(&path),
         "scale" => scale(load_model(&path)),
         // `--share-cjk`: the weight interpolated by the CJK share instead of `any_cjk`
-        _ => quality(load_model(&path), Fusion { any_cjk: !args.iter().any(|a| a == "--share-cjk"), unreadable: env_or("UNREADABLE", Fusion::default().unreadable), crowding_latin: env_or("CROWDING_LATIN", Fusion::default().crowding_latin), crowding_cjk: env_or("CROWDING_CJK", Fusion::default().crowding_cjk), semantic_cjk: env_or("SEMANTIC_CJK", Fusion::default().semantic_cjk), ..Fusion::default() }),
+        _ => {
+            let d = Fusion::default();
+            let fusion = Fusion {
+                any_cjk: !args.iter().any(|a| a == "--share-cjk"),
+                unreadable: env_or("UNREADABLE", d.unreadable),
+                crowding_latin: env_or("CROWDING_LATIN", d.crowding_latin),
+                crowding_cjk: env_or("CROWDING_CJK", d.crowding_cjk),
+                semantic_cjk: env_or("SEMANTIC_CJK", d.semantic_cjk),
+                ..d
+            };
+            quality(load_model(&path), fusion)
+        }
     }
 }
-

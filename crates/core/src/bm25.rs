@@ -590,7 +590,8 @@ impl Bm25Index {
             row.tf = [0; COMMON_TERMS];
             for &(term, shape) in &self.fwd[m.fwd.0 as usize..m.fwd.1 as usize] {
                 // (pruned search reads these unchecked: terms index the per-term arrays —
-                // `cursor` has one entry per term — and shapes index `shapes`)
+                // `cursor` has one entry per term — and shapes index `shapes`; postings
+                // take their shapes from here)
                 assert!((shape as usize) < self.shapes.len());
                 postings[cursor[term as usize] as usize] = Posting { slot: slot as u32, shape };
                 cursor[term as usize] += 1;
@@ -897,13 +898,19 @@ impl Bm25Index {
         for (u, t) in terms.iter().enumerate() {
             query_term[t.id as usize] = u as u8 + 1;
         }
-        // (what the unchecked loops below rely on, besides what `rebuild_lists` checked)
+        // What the unchecked accesses below rely on, besides what `rebuild_lists` checked
+        // (every forward entry's term and shape): every list's slots index `partial` (a
+        // list is in slot order, so its last posting has the largest slot), `query_term`
+        // covers every term, its places fit a u8, and with `fast` the saturation table
+        // matches the shapes.
+        assert!(terms.iter().all(|t| t.list.last().is_none_or(|p| (p.slot as usize) < partial.len())));
         assert!(query_term.len() >= self.terms() && terms.len() < usize::from(u8::MAX));
+        assert!(!fast || self.shape_sat.len() == self.shapes.len());
         // (place 0 takes the writes of a document's other terms; query term u is place u + 1)
         contrib.clear();
         contrib.resize(terms.len() + 1, 0.0);
         let idf_at: Vec<f64> = std::iter::once(0.0).chain(terms.iter().map(|t| t.idf)).collect();
-        assert!(contrib.len() == terms.len() + 1 && idf_at.len() == contrib.len() && (!fast || self.shape_sat.len() == self.shapes.len()));
+        assert!(contrib.len() == terms.len() + 1 && idf_at.len() == contrib.len());
         // A document's exact score, from its own term list (the forward index): the
         // exhaustive path's arithmetic (0 + each matching query token's score, in query
         // order) and its first matching query token, which orders ties.
@@ -912,10 +919,8 @@ impl Bm25Index {
             if fast {
                 // Branch-free: every term of the document writes, the query's to their places.
                 for &(term, shape) in self.forward(d) {
-                    // SAFETY: a live document's terms index `query_term` and its shapes
-                    // `shape_sat` (both checked when the lists were built, see
-                    // `rebuild_lists`, and below); `query_term` holds places into
-                    // `contrib` and `idf_at` (checked below).
+                    // SAFETY: see the checks after `query_term` is filled; its places
+                    // index `contrib` and `idf_at` (checked below).
                     unsafe {
                         let u = usize::from(*query_term.get_unchecked(term as usize));
                         *contrib.get_unchecked_mut(u) = idf_at.get_unchecked(u) * self.shape_sat.get_unchecked(shape as usize);
@@ -957,11 +962,8 @@ impl Bm25Index {
             // the last leader's score once `limit` are held (scores are never below 0)
             let mut floor = f64::NEG_INFINITY;
             for &i in &order[..lists] {
-                let list = terms[i].list;
-                // (lists are in slot order: the last posting has the largest slot)
-                assert!(list.last().is_none_or(|p| (p.slot as usize) < partial.len()));
-                for p in list {
-                    // SAFETY: checked just above.
+                for p in terms[i].list {
+                    // SAFETY: see the checks after `query_term` is filled.
                     let score = f64::from(unsafe { *partial.get_unchecked(p.slot as usize) });
                     if score <= floor || leaders.iter().any(|l| l.1 == p.slot) {
                         continue;
@@ -1001,12 +1003,8 @@ impl Bm25Index {
             if fast {
                 let sat = &self.shape_sat[..];
                 let partial = &mut partial[..];
-                // Lists are in slot order, so the last posting has the largest slot; shape
-                // ids index `shapes`, which `shape_sat` matches when `fast`.
-                assert!(t.list.last().is_none_or(|p| (p.slot as usize) < partial.len()) && sat.len() == self.shapes.len());
                 for &p in t.list {
-                    // SAFETY: bounds checked just above (slots by the list's last one; shapes
-                    // by construction: `shape_id` only hands out indices into `shapes`).
+                    // SAFETY: see the checks after `query_term` is filled.
                     unsafe {
                         *partial.get_unchecked_mut(p.slot as usize) += (weight * *sat.get_unchecked(p.shape as usize)) as f32;
                     }
@@ -1058,9 +1056,8 @@ impl Bm25Index {
             collect -= 1;
         }
         let partial = &mut partial[..];
-        // (every read list's slots index `partial`: phase 1 checked them, or read them with
-        // checked indexing; `kept` counts at most the postings walked so far, and
-        // `candidates` has room for all read postings)
+        // (slots: see the checks after `query_term` is filled; `kept` counts at most the
+        // postings walked so far, and `candidates` has room for all read postings)
         assert!(candidates.len() >= read_postings);
         for &i in &order[..collect] {
             for p in terms[i].list {

@@ -904,7 +904,7 @@ impl ToolCatalog {
             .iter()
             .map(|&pos| {
                 let e = self.entries.get(pos as usize);
-                semantic::has_cjk(e.name()) || semantic::has_cjk(e.description)
+                semantic::tool_has_cjk(e.name(), e.description)
             })
             .collect();
         let semantic = SemanticDocs::new(model, vectors, cjk);

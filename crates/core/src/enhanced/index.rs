@@ -550,15 +550,22 @@ impl EnhancedIndex {
         let lazy = self.lazy();
         // (a poisoned lock only means another thread panicked mid-insert: the map is whole)
         let mut typos = lazy.typos.lock().unwrap_or_else(|e| e.into_inner());
-        if !typos.contains_key(term) {
-            if typos.len() >= TYPO_MEMORY {
-                typos.clear();
+        let add = |near: &[(u32, usize)], q: &mut QueryTerms| {
+            for &(target, d) in near {
+                q.add(target, self.tuning.w_fuzzy[d.clamp(1, 2) - 1], false);
             }
-            typos.insert(term.into(), lazy.fuzzy.lookup(term, MAX_FUZZY).into());
+        };
+        // (one hash lookup for a remembered word)
+        if let Some(near) = typos.get(term) {
+            add(near, q);
+            return;
         }
-        for &(target, d) in typos[term].iter() {
-            q.add(target, self.tuning.w_fuzzy[d.clamp(1, 2) - 1], false);
+        if typos.len() >= TYPO_MEMORY {
+            typos.clear();
         }
+        let near: Box<[(u32, usize)]> = lazy.fuzzy.lookup(term, MAX_FUZZY).into();
+        add(&near, q);
+        typos.insert(term.into(), near);
     }
 
     /// Per matching query term: (term, its BM25F contribution to `doc`'s score before the

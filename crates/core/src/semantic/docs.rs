@@ -14,6 +14,21 @@ use super::model::{normalize, Encoder, StaticModel};
 /// Sets at least this large embed on two threads (a thread costs tens of µs to start).
 const PARALLEL_MIN_TEXTS: usize = 2048;
 
+/// `f` of each half of `items`, the second half on a scoped thread (on the caller when no
+/// thread can be started).
+fn in_two_halves<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) -> [R; 2] {
+    let (first, second) = items.split_at(items.len() / 2);
+    let (head, tail) = std::thread::scope(|scope| {
+        let tail = std::thread::Builder::new().spawn_scoped(scope, || f(second));
+        (f(first), tail.map(|h| h.join()))
+    });
+    match tail {
+        Ok(Ok(tail)) => [head, tail],
+        // No thread could be started: finish here.
+        _ => [head, f(second)],
+    }
+}
+
 /// Unit vectors of a document set, quantized per row.
 #[derive(Debug, Clone)]
 pub struct DocVectors {
@@ -72,20 +87,12 @@ impl DocVectors {
     /// [`Self::build`] over a slice; large sets are embedded on two threads (each with its
     /// own word cache), as embedding is most of a hybrid build.
     pub fn build_many<T: AsRef<str> + Sync>(model: &StaticModel, texts: &[T]) -> Self {
+        let build = |texts: &[T]| Self::build(model, texts.iter().map(AsRef::as_ref));
         if texts.len() < PARALLEL_MIN_TEXTS {
-            return Self::build(model, texts.iter().map(AsRef::as_ref));
+            return build(texts);
         }
-        let (first, second) = texts.split_at(texts.len() / 2);
-        let (mut docs, rest) = std::thread::scope(|scope| {
-            let rest = std::thread::Builder::new()
-                .spawn_scoped(scope, || Self::build(model, second.iter().map(AsRef::as_ref)));
-            (Self::build(model, first.iter().map(AsRef::as_ref)), rest.map(|h| h.join()))
-        });
-        match rest {
-            Ok(Ok(rest)) => docs.append(rest),
-            // No thread could be started: finish here.
-            _ => docs.append(Self::build(model, second.iter().map(AsRef::as_ref))),
-        }
+        let [mut docs, rest] = in_two_halves(texts, build);
+        docs.append(rest);
         docs
     }
 
@@ -209,16 +216,8 @@ impl DocVectors {
         if rows.len() < PARALLEL_MIN_TEXTS {
             return crowding_of(rows);
         }
-        let (first, second) = rows.split_at(rows.len() / 2);
-        let (mut out, rest) = std::thread::scope(|scope| {
-            let rest = std::thread::Builder::new().spawn_scoped(scope, || crowding_of(second));
-            (crowding_of(first), rest.map(|h| h.join()))
-        });
-        match rest {
-            Ok(Ok(rest)) => out.extend(rest),
-            // No thread could be started: finish here.
-            _ => out.extend(crowding_of(second)),
-        }
+        let [mut out, rest] = in_two_halves(rows, crowding_of);
+        out.extend(rest);
         out
     }
 

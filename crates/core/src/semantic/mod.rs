@@ -21,6 +21,12 @@ pub fn has_cjk(text: &str) -> bool {
     text.chars().any(crate::enhanced::analyzer::is_cjk)
 }
 
+/// Whether a tool's (or skill's) name or description has CJK characters: what the fusion
+/// is told of each document.
+pub fn tool_has_cjk(name: &str, description: &str) -> bool {
+    has_cjk(name) || has_cjk(description)
+}
+
 /// The text a tool is embedded as: its name with identifier separators as spaces (so
 /// `send_email` reads as two words), then its description.
 pub fn tool_text(name: &str, description: &str) -> String {

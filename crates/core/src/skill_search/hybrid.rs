@@ -39,7 +39,7 @@ impl SkillSemantic {
         }
         drop(encoder);
         // (a skill's language is its summary's; the body only adds to the vector)
-        let cjk = skills.iter().map(|s| semantic::has_cjk(&s.name) || semantic::has_cjk(&s.description)).collect();
+        let cjk = skills.iter().map(|s| semantic::tool_has_cjk(&s.name, &s.description)).collect();
         Self { docs: SemanticDocs::new(model, vectors, cjk), fusion: Fusion::default() }
     }
 
