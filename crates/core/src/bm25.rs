@@ -1101,11 +1101,16 @@ impl Bm25Index {
                 }
             })
             .collect();
+        // When every unread term is a common one, a candidate's common-term row bounds them
+        // all exactly and its document record is only read if it is scored.
+        let needs_meta = unread.iter().any(|u| u.common >= COMMON_TERMS);
         'candidates: for (i, &(partial_score, d)) in candidates.iter().enumerate() {
             // (the records of candidates a few places ahead are requested now: their cache
             // misses overlap with this one's work)
             if let Some(&(_, ahead)) = candidates.get(i + PREFETCH_AHEAD) {
-                prefetch(&self.meta[ahead as usize]);
+                if needs_meta {
+                    prefetch(&self.meta[ahead as usize]);
+                }
                 prefetch(&self.common.rows[ahead as usize]);
             }
             let mut bound = f64::from(partial_score) * (1.0 + PARTIAL_SLACK) + rest[read];
@@ -1117,7 +1122,6 @@ impl Bm25Index {
             // nothing; a term that occurs once here (it never repeats, or nothing repeats in
             // this document) adds exactly its score at this document's length.
             let meta = &self.meta[d as usize];
-            let (sig, one_sat, top_sat) = (meta.sig, f64::from(meta.one_sat), f64::from(meta.top_sat));
             let row = &self.common.rows[d as usize];
             for u in &unread {
                 if let Some(&tf) = row.tf.get(u.common) {
@@ -1128,12 +1132,12 @@ impl Bm25Index {
                         // the rounding of adding it `mult` times)
                         bound -= u.bound - (u.weight * saturation(u32::from(tf), row.len, k1, b, avgdl)).min(u.bound);
                     }
-                } else if sig & u.bits != u.bits {
+                } else if meta.sig & u.bits != u.bits {
                     bound -= u.bound;
                 } else if fast {
                     // (at most its score at the document's largest tf; exactly the tf-1 one
                     // when it never repeats)
-                    bound -= u.bound - (u.weight * if u.once_only { one_sat } else { top_sat }).min(u.bound);
+                    bound -= u.bound - (u.weight * f64::from(if u.once_only { meta.one_sat } else { meta.top_sat })).min(u.bound);
                 } else {
                     continue;
                 }
