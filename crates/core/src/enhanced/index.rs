@@ -109,6 +109,10 @@ impl Default for Tuning {
 
 const MAX_FUZZY: usize = 3;
 
+/// Relative slack on bounds of f32 scores: a sum of a few hundred f32 roundings (2^-24
+/// each) stays far below it.
+const SCORE_SLACK: f64 = 1e-4;
+
 /// Query word → its near terms and their distances.
 type TypoMemory = FxHashMap<Box<str>, Box<[(u32, usize)]>>;
 
@@ -141,6 +145,8 @@ pub struct EnhancedIndex {
     /// per posting: bit f set when the term is a word (stem) or CJK unit of field f, for
     /// fields with a coverage weight
     post_cov: Vec<u8>,
+    /// per term: its largest posting value (bounds what it adds to any score)
+    max_val: Vec<f32>,
     /// per document and field: idf mass of the field's distinct words (coverage denominator)
     cov_mass: Vec<f32>,
     /// the fields with a coverage weight, ascending: `cov_mass` holds, per document, one
@@ -159,13 +165,51 @@ pub struct EnhancedIndex {
 struct Lazy {
     fuzzy: FuzzyIndex,
     /// `stem_terms` with their text, sorted by text
-    stems: Vec<(Box<str>, u32)>,
+    stems: SortedStems,
     /// per `prefix_min`-character head: where the stems starting with it begin in `stems`
     /// (a hash lookup per query word instead of a binary search of string comparisons)
     heads: FxHashMap<Box<str>, u32>,
     /// Typo lookups already made (word → near terms and distances): queries repeat their
     /// unknown words, and a lookup costs far more than a hash probe. Emptied when full.
     typos: std::sync::Mutex<TypoMemory>,
+}
+
+/// Sorted stems and their terms, the text in one buffer: a query word's prefix relatives
+/// are a run of neighbours, read in one sequential sweep rather than one pointer (and a
+/// likely cache miss) per stem.
+#[derive(Debug, Default)]
+struct SortedStems {
+    text: String,
+    /// per stem: where its text ends in `text` (it starts where the previous one ends)
+    ends: Vec<u32>,
+    terms: Vec<u32>,
+}
+
+impl SortedStems {
+    fn new(sorted: &[(&str, u32)]) -> Self {
+        let mut stems = Self { text: String::new(), ends: Vec::with_capacity(sorted.len()), terms: Vec::with_capacity(sorted.len()) };
+        for &(text, term) in sorted {
+            stems.text.push_str(text);
+            stems.ends.push(u32::try_from(stems.text.len()).expect("stem text under 4 GiB"));
+            stems.terms.push(term);
+        }
+        stems
+    }
+
+    fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// The `i`-th stem and its term.
+    fn get(&self, i: usize) -> (&str, u32) {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        (&self.text[start..self.ends[i] as usize], self.terms[i])
+    }
+
+    /// The stems from the `from`-th on, with their terms.
+    fn iter_from(&self, from: usize) -> impl Iterator<Item = (&str, u32)> + '_ {
+        (from..self.len()).map(|i| self.get(i))
+    }
 }
 
 /// Per-thread search buffers: document scores, matched idf mass per covered field (two
@@ -429,6 +473,9 @@ impl EnhancedIndex {
                 }
             }
         }
+        let max_val = (0..n_terms)
+            .map(|t| post_val[offsets[t] as usize..offsets[t + 1] as usize].iter().fold(0f32, |m, &v| m.max(v)))
+            .collect();
         Self {
             tuning,
             docs: docs.len(),
@@ -438,6 +485,7 @@ impl EnhancedIndex {
             post_doc,
             post_val,
             post_cov,
+            max_val,
             cov_mass,
             covered,
             fuzzy_terms: b.fuzzy_terms,
@@ -454,12 +502,13 @@ impl EnhancedIndex {
             }
             let fuzzy =
                 FuzzyIndex::build(self.fuzzy_terms.iter().map(|&(s, t)| (names[s as usize].to_owned(), t)).collect());
-            let mut stems: Vec<(Box<str>, u32)> =
-                self.stem_terms.iter().map(|&id| (names[id as usize].into(), id)).collect();
-            stems.sort_unstable();
+            let mut sorted: Vec<(&str, u32)> = self.stem_terms.iter().map(|&id| (names[id as usize], id)).collect();
+            sorted.sort_unstable();
+            let stems = SortedStems::new(&sorted);
             let min = self.tuning.prefix_min as usize;
             let mut heads: FxHashMap<Box<str>, u32> = FxHashMap::default();
-            for (i, (t, _)) in stems.iter().enumerate().rev() {
+            for i in (0..stems.len()).rev() {
+                let (t, _) = stems.get(i);
                 if let Some(head) = t.get(..min) {
                     heads.insert(head.into(), i as u32);
                 }
@@ -531,14 +580,14 @@ impl EnhancedIndex {
         let head = &stem[..min];
         let Lazy { stems, heads, .. } = self.lazy();
         let Some(&start) = heads.get(head) else { return };
-        for (t, id) in stems[start as usize..].iter().take_while(|(t, _)| t.starts_with(head)).take(MAX_PREFIX) {
-            if &**t == stem {
+        for (t, id) in stems.iter_from(start as usize).take_while(|(t, _)| t.starts_with(head)).take(MAX_PREFIX) {
+            if t == stem {
                 continue;
             }
             let cp = t.bytes().zip(stem.bytes()).take_while(|(a, b)| a == b).count();
             let prefix_of = cp == t.len() || cp == stem.len();
             if prefix_of || (ratio > 0.0 && cp as f32 >= ratio * t.len().max(stem.len()) as f32) {
-                q.add(*id, w, false);
+                q.add(id, w, false);
             }
         }
     }
@@ -649,15 +698,32 @@ impl EnhancedIndex {
             touched.resize(self.docs + 1, 0);
         }
         let mut len = 0usize;
+        // The terms by descending bound (weight × largest value): a document first touched
+        // by the i-th holds none of the terms before it, so its score is at most the sum of
+        // the bounds from the i-th on, and the documents last to be touched (by the long,
+        // low-weight lists) can be passed over together once that sum cannot make the top.
+        let mut lists: Vec<(usize, f32, bool, f32)> = Vec::with_capacity(q.terms.len());
         for &(t, w, covers) in &q.terms {
             let t = t as usize;
-            let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
             let qw = w * self.idf[t];
             // a zero contribution would leave the score at 0 and re-list the document
             // NaN weights count as zero, like non-positive ones.
-            if qw.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-                continue;
+            if qw.partial_cmp(&0.0) == Some(std::cmp::Ordering::Greater) {
+                lists.push((t, qw, covers, qw * self.max_val[t]));
             }
+        }
+        lists.sort_by(|a, b| b.3.total_cmp(&a.3));
+        // per list: where its first touches start in `touched`, and the bound of a document
+        // first touched there (f64 sums with slack over the f32 rounding of scores)
+        let mut sections: Vec<(usize, f64)> = vec![(0, 0.0); lists.len()];
+        let mut rest = 0.0f64;
+        for (section, l) in sections.iter_mut().zip(&lists).rev() {
+            rest += f64::from(l.3);
+            section.1 = rest * (1.0 + SCORE_SLACK);
+        }
+        for (&(t, qw, covers, _), section) in lists.iter().zip(&mut sections) {
+            section.0 = len;
+            let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
             let docs = &self.post_doc[a..b];
             let vals = &self.post_val[a..b];
             if covers && any_coverage {
@@ -707,7 +773,26 @@ impl EnhancedIndex {
         } else {
             Vec::new()
         };
-        for &d in &touched[..len] {
+        let mut next_section = 0usize;
+        for (i, &d) in touched[..len].iter().enumerate() {
+            if next_section < sections.len() && sections[next_section].0 == i {
+                // (a section may be empty: skip to the last one starting here)
+                while next_section + 1 < sections.len() && sections[next_section + 1].0 == i {
+                    next_section += 1;
+                }
+                let bound = sections[next_section].1 * f64::from(max_factor);
+                next_section += 1;
+                if keep_top && hits.len() == limit && bound < f64::from(hits[limit - 1].1) {
+                    // No document from here on can make the top: only reset them.
+                    for &d in &touched[i..len] {
+                        scores[d as usize] = 0.0;
+                        if any_coverage {
+                            matched[d as usize] = [0.0; K];
+                        }
+                    }
+                    break;
+                }
+            }
             let d_ = d as usize;
             let mut s = scores[d_];
             scores[d_] = 0.0;
@@ -860,10 +945,12 @@ mod tests {
         let min = idx.tuning.prefix_min as usize;
         for _ in 0..500 {
             let head: String = (0..min).map(|_| letters[next(5) as usize] as char).collect();
-            let start = stems.partition_point(|(t, _)| **t < *head);
-            let expected: Vec<u32> = stems[start..].iter().take_while(|(t, _)| t.starts_with(&head)).map(|&(_, id)| id).collect();
+            let all: Vec<(&str, u32)> = stems.iter_from(0).collect();
+            assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
+            let start = all.partition_point(|(t, _)| *t < &*head);
+            let expected: Vec<u32> = all[start..].iter().take_while(|(t, _)| t.starts_with(&head)).map(|&(_, id)| id).collect();
             let found: Vec<u32> = heads.get(&*head).map_or(Vec::new(), |&at| {
-                stems[at as usize..].iter().take_while(|(t, _)| t.starts_with(&head)).map(|&(_, id)| id).collect()
+                stems.iter_from(at as usize).take_while(|(t, _)| t.starts_with(&head)).map(|(_, id)| id).collect()
             });
             assert_eq!(found, expected, "{head}");
         }
