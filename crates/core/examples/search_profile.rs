@@ -3,7 +3,7 @@
 //!
 //!     cargo run -p mastra-native-core --release --example search_profile [-- 10000 [rounds]] [--enhanced]
 //!
-//! Environment: `BUILDS=n` times n builds from owned entries; `JOINED=n` times n checks and
+//! Environment: `COOL=kb` cools the caches between searches (see below); `BUILDS=n` times n builds from owned entries; `JOINED=n` times n checks and
 //! builds from one joined text (the JS layer's path); `MEMORY=1` prints the heap the
 //! catalog holds, by part; `TOKENS=1` times query tokenizing alone; `UNIQUE=k` gives every
 //! tool k words of its own (a vocabulary of k·n more terms, as real catalogs have).
@@ -81,8 +81,14 @@ fn main() {
     let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
     let sample: Vec<&str> = queries.iter().step_by(21).map(|q| q.text.as_str()).collect();
     let mut times = Vec::with_capacity(sample.len() * rounds);
+    // `COOL=kb`: writes that many KB of other memory before each search, as the JS work
+    // between searches does (the caches a search finds are then cooler)
+    let mut cool = vec![0u8; std::env::var("COOL").ok().and_then(|s| s.parse::<usize>().ok()).unwrap_or(0) * 1024];
     for _ in 0..rounds {
         for q in &sample {
+            for (i, byte) in cool.iter_mut().enumerate().step_by(64) {
+                *byte = byte.wrapping_add(i as u8);
+            }
             let t = Instant::now();
             std::hint::black_box(catalog.search(q, params));
             times.push(t.elapsed().as_secs_f64() * 1e6);
