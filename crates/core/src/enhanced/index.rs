@@ -212,14 +212,196 @@ impl SortedStems {
     }
 }
 
-/// Per-thread search buffers: document scores, matched idf mass per covered field (two
-/// fields, the shipped tuning, or all of them), touched documents.
-type Scratch = (Vec<f32>, Vec<[f32; 2]>, Vec<[f32; FIELDS]>, Vec<u32>);
+/// Per-thread search buffers, reused across queries and indexes: the accumulators of both
+/// layouts (see [`Accumulators`]) and the documents touched.
+#[derive(Default)]
+struct Scratch {
+    packed: Packed,
+    split2: Split<2>,
+    split_all: Split<FIELDS>,
+    touched: Vec<u32>,
+}
 
 thread_local! {
-    /// Per-thread accumulators (score, matched idf mass per field), reused across queries
-    /// and indexes, and the documents touched.
-    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Per-document accumulators of a search: the score, and the idf mass of the covering query
+/// terms matched per covered field ("place" k: the k-th covered field).
+trait Accumulators<const K: usize> {
+    /// Adds `x` to document `d`'s score; whether it was 0 before.
+    fn add(&mut self, d: usize, x: f32) -> bool;
+    /// [`Self::add`] for the `list`-th covering term, `credit` its idf, matched in the
+    /// covered fields whose bits `cov` sets (`bit_of`: each place's field bit).
+    fn add_covering(&mut self, d: usize, x: f32, cov: u8, list: usize, credit: f32, bit_of: &[u8; K]) -> bool;
+    /// Document `d`'s score; the score is 0 afterwards.
+    fn take_score(&mut self, d: usize) -> f32;
+    /// Sets document `d`'s matched mass to 0.
+    fn clear_matched(&mut self, d: usize);
+    /// Bit k set: place k has matched mass.
+    fn matched_places(&self, d: usize) -> usize;
+    /// Document `d`'s matched mass per place (`credits`: per covering term, its idf), 0
+    /// afterwards.
+    fn take_matched(&mut self, d: usize, credits: &[f32]) -> [f32; K];
+}
+
+/// Scores and matched masses in separate arrays (any number of places and covering terms).
+#[derive(Default)]
+struct Split<const K: usize> {
+    scores: Vec<f32>,
+    matched: Vec<[f32; K]>,
+}
+
+/// A search's view of [`Split`] accumulators (slices, so the loops keep their bases in
+/// registers).
+struct SplitView<'a, const K: usize> {
+    scores: &'a mut [f32],
+    matched: &'a mut [[f32; K]],
+}
+
+impl<const K: usize> Split<K> {
+    /// The accumulators of `docs` documents, all at 0.
+    fn view(&mut self, docs: usize) -> SplitView<'_, K> {
+        if self.scores.len() < docs {
+            self.scores.resize(docs, 0.0);
+            self.matched.resize(docs, [0.0; K]);
+        }
+        SplitView { scores: &mut self.scores[..docs], matched: &mut self.matched[..docs] }
+    }
+}
+
+impl<const K: usize> Accumulators<K> for SplitView<'_, K> {
+    #[inline(always)]
+    fn add(&mut self, d: usize, x: f32) -> bool {
+        let s = &mut self.scores[d];
+        let first = *s == 0.0;
+        *s += x;
+        first
+    }
+
+    #[inline(always)]
+    fn add_covering(&mut self, d: usize, x: f32, cov: u8, _list: usize, credit: f32, bit_of: &[u8; K]) -> bool {
+        let first = self.add(d, x);
+        if cov != 0 {
+            // Branch-free over the places: a place whose bit is clear gets + 0.0, which
+            // leaves its (non-negative) mass unchanged.
+            let m = &mut self.matched[d];
+            for (k, &bit) in bit_of.iter().enumerate() {
+                m[k] += credit * ((u32::from(cov) >> bit) & 1) as f32;
+            }
+        }
+        first
+    }
+
+    #[inline(always)]
+    fn take_score(&mut self, d: usize) -> f32 {
+        std::mem::take(&mut self.scores[d])
+    }
+
+    #[inline(always)]
+    fn clear_matched(&mut self, d: usize) {
+        self.matched[d] = [0.0; K];
+    }
+
+    #[inline(always)]
+    fn matched_places(&self, d: usize) -> usize {
+        self.matched[d].iter().enumerate().fold(0, |mask, (k, &x)| mask | usize::from(x > 0.0) << k)
+    }
+
+    #[inline(always)]
+    fn take_matched(&mut self, d: usize, _credits: &[f32]) -> [f32; K] {
+        std::mem::replace(&mut self.matched[d], [0.0; K])
+    }
+}
+
+/// Per covered field (place) of [`Packed`]: how many covering terms it can tell apart.
+const PACKED_TERMS: usize = 16;
+
+/// The score and, per place (two at most), a bit per covering term matched there, in one
+/// 8-byte entry: a covering term's posting touches one cache line instead of two, and the
+/// masses are summed from the bits for the few documents that need them (in term order,
+/// as [`Split`] sums them, so they are the same floats). For queries of up to
+/// [`PACKED_TERMS`] covering terms.
+#[derive(Default)]
+struct Packed {
+    acc: Vec<(f32, u32)>,
+}
+
+/// A search's view of [`Packed`] accumulators.
+struct PackedView<'a> {
+    acc: &'a mut [(f32, u32)],
+}
+
+impl Packed {
+    /// The accumulators of `docs` documents, all at 0.
+    fn view(&mut self, docs: usize) -> PackedView<'_> {
+        if self.acc.len() < docs {
+            self.acc.resize(docs, (0.0, 0));
+        }
+        PackedView { acc: &mut self.acc[..docs] }
+    }
+}
+
+impl Accumulators<2> for PackedView<'_> {
+
+    #[inline(always)]
+    fn add(&mut self, d: usize, x: f32) -> bool {
+        let s = &mut self.acc[d].0;
+        let first = *s == 0.0;
+        *s += x;
+        first
+    }
+
+    #[inline(always)]
+    fn add_covering(&mut self, d: usize, x: f32, cov: u8, list: usize, _credit: f32, bit_of: &[u8; 2]) -> bool {
+        let e = &mut self.acc[d];
+        let first = e.0 == 0.0;
+        e.0 += x;
+        let cov = u32::from(cov);
+        e.1 |= (((cov >> bit_of[0]) & 1) << list) | (((cov >> bit_of[1]) & 1) << (PACKED_TERMS + list));
+        first
+    }
+
+    #[inline(always)]
+    fn take_score(&mut self, d: usize) -> f32 {
+        std::mem::take(&mut self.acc[d].0)
+    }
+
+    #[inline(always)]
+    fn clear_matched(&mut self, d: usize) {
+        self.acc[d].1 = 0;
+    }
+
+    #[inline(always)]
+    fn matched_places(&self, d: usize) -> usize {
+        let bits = self.acc[d].1;
+        usize::from(bits & 0xffff != 0) | usize::from(bits >> PACKED_TERMS != 0) << 1
+    }
+
+    #[inline(always)]
+    fn take_matched(&mut self, d: usize, credits: &[f32]) -> [f32; 2] {
+        let bits = std::mem::take(&mut self.acc[d].1);
+        std::array::from_fn(|k| {
+            let mut place = (bits >> (k * PACKED_TERMS)) & 0xffff;
+            let mut mass = 0.0f32;
+            while place != 0 {
+                mass += credits[place.trailing_zeros() as usize];
+                place &= place - 1;
+            }
+            mass
+        })
+    }
+}
+
+/// A query term's posting list as [`EnhancedIndex::score_top`] reads it.
+struct RankedList {
+    term: usize,
+    /// the query weight times the term's idf
+    weight: f32,
+    /// its place among the query's covering terms, if it is one
+    covering: Option<usize>,
+    /// what it adds to any score at most
+    bound: f32,
 }
 
 /// `search_top` limits up to this keep their best documents while scoring instead of
@@ -230,6 +412,11 @@ const SMALL_TOP: usize = 64;
 /// it matched before reading its field masses (then a cache miss: 100,000 realistic tools,
 /// p50 −4%; at 40,000 it neither gains nor loses, below it costs more than it saves).
 const BIG_CATALOG: usize = 50_000;
+
+/// From this many documents, searches with few enough covering terms use the [`Packed`]
+/// accumulators (100,000 realistic tools, p50 −5%; at 10,000, where the accumulators fit
+/// in the cache anyway, +6%).
+const PACKED_CATALOG: usize = 50_000;
 
 struct Builder {
     dict: FxHashMap<Box<str>, u32>,
@@ -648,6 +835,12 @@ impl EnhancedIndex {
     /// [`Self::search_top`], bounding coverage factors by the matched fields (`by_fields`,
     /// what large catalogs do) or not; tests force either.
     fn search_top_bounded(&self, query: &str, limit: usize, by_fields: bool) -> Vec<(u32, f64)> {
+        self.search_top_with(query, limit, by_fields, self.docs >= PACKED_CATALOG)
+    }
+
+    /// [`Self::search_top_bounded`]; `packed`: allow the [`Packed`] accumulators (tests
+    /// compare both layouts).
+    fn search_top_with(&self, query: &str, limit: usize, by_fields: bool, packed: bool) -> Vec<(u32, f64)> {
         if self.docs == 0 || limit == 0 {
             return Vec::new();
         }
@@ -655,29 +848,63 @@ impl EnhancedIndex {
         if q.terms.is_empty() {
             return Vec::new();
         }
-        // The matched mass is kept for the covered fields only, densely numbered: 8 bytes a
-        // document with the shipped tuning instead of 20 (fewer cache misses on big catalogs).
-        let covered = &self.covered;
+        let (lists, credits) = self.ranked_lists(&q);
+        // The matched mass is kept for the covered fields only, densely numbered: with the
+        // shipped tuning, as bits beside the score when the query has few enough covering
+        // terms, or 8 bytes a document beside the scores (fewer cache misses on big catalogs
+        // than one place per field).
         SCRATCH.with(|cell| {
-            let mut guard = cell.borrow_mut();
-            let (scores, matched2, matched_all, touched) = &mut *guard;
-            if covered.len() <= 2 {
-                self.score_top::<2>(&q, limit, by_fields, scores, matched2, touched)
+            let Scratch { packed: packed_acc, split2, split_all, touched } = &mut *cell.borrow_mut();
+            if self.covered.len() <= 2 && packed && credits.len() <= PACKED_TERMS {
+                self.score_top::<2, _>(&lists, &credits, limit, by_fields, packed_acc.view(self.docs), touched)
+            } else if self.covered.len() <= 2 {
+                self.score_top::<2, _>(&lists, &credits, limit, by_fields, split2.view(self.docs), touched)
             } else {
-                self.score_top::<FIELDS>(&q, limit, by_fields, scores, matched_all, touched)
+                self.score_top::<FIELDS, _>(&lists, &credits, limit, by_fields, split_all.view(self.docs), touched)
             }
         })
     }
 
-    /// [`Self::search_top`]'s scoring, with matched mass kept in K places (at least the
+    /// The query's posting lists by descending bound, and the covering ones' idf (their
+    /// credits toward coverage) in that order.
+    fn ranked_lists(&self, q: &QueryTerms) -> (Vec<RankedList>, Vec<f32>) {
+        let any_coverage = self.tuning.coverage.iter().any(|&w| w > 0.0);
+        // The terms by descending bound (weight × largest value): a document first touched
+        // by the i-th holds none of the terms before it, so its score is at most the sum of
+        // the bounds from the i-th on, and the documents last to be touched (by the long,
+        // low-weight lists) can be passed over together once that sum cannot make the top.
+        let mut lists: Vec<RankedList> = Vec::with_capacity(q.terms.len());
+        for &(t, w, covers) in &q.terms {
+            let term = t as usize;
+            let weight = w * self.idf[term];
+            // a zero contribution would leave the score at 0 and re-list the document
+            // NaN weights count as zero, like non-positive ones.
+            if weight.partial_cmp(&0.0) == Some(std::cmp::Ordering::Greater) {
+                let covering = (covers && any_coverage).then_some(0);
+                lists.push(RankedList { term, weight, covering, bound: weight * self.max_val[term] });
+            }
+        }
+        lists.sort_by(|a, b| b.bound.total_cmp(&a.bound));
+        let mut credits: Vec<f32> = Vec::new();
+        for l in &mut lists {
+            if let Some(place) = &mut l.covering {
+                *place = credits.len();
+                credits.push(self.idf[l.term]);
+            }
+        }
+        (lists, credits)
+    }
+
+    /// [`Self::search_top`]'s scoring of the query's `lists` (by descending bound;
+    /// `credits`: the covering ones' idf), with matched mass kept in K places (at least the
     /// number of covered fields).
-    fn score_top<const K: usize>(
+    fn score_top<const K: usize, A: Accumulators<K>>(
         &self,
-        q: &QueryTerms,
+        lists: &[RankedList],
+        credits: &[f32],
         limit: usize,
         by_fields: bool,
-        scores: &mut Vec<f32>,
-        matched: &mut Vec<[f32; K]>,
+        mut acc: A,
         touched: &mut Vec<u32>,
     ) -> Vec<(u32, f64)> {
         let coverage = self.tuning.coverage;
@@ -686,68 +913,36 @@ impl EnhancedIndex {
         let fields: [usize; K] = std::array::from_fn(|k| self.covered.get(k).copied().unwrap_or(FIELDS));
         // per place: the coverage bit of its field (8, never set, for an unused place)
         let bit_of: [u8; K] = std::array::from_fn(|k| if fields[k] < FIELDS { fields[k] as u8 } else { 8 });
-        if scores.len() < self.docs {
-            scores.resize(self.docs, 0.0);
-        }
-        if matched.len() < self.docs {
-            matched.resize(self.docs, [0.0; K]);
-        }
         // (branch-free first-touch recording, as the compatible path does: room for every
         // document plus the spare slot the unconditional write uses)
         if touched.len() < self.docs + 1 {
             touched.resize(self.docs + 1, 0);
         }
         let mut len = 0usize;
-        // The terms by descending bound (weight × largest value): a document first touched
-        // by the i-th holds none of the terms before it, so its score is at most the sum of
-        // the bounds from the i-th on, and the documents last to be touched (by the long,
-        // low-weight lists) can be passed over together once that sum cannot make the top.
-        let mut lists: Vec<(usize, f32, bool, f32)> = Vec::with_capacity(q.terms.len());
-        for &(t, w, covers) in &q.terms {
-            let t = t as usize;
-            let qw = w * self.idf[t];
-            // a zero contribution would leave the score at 0 and re-list the document
-            // NaN weights count as zero, like non-positive ones.
-            if qw.partial_cmp(&0.0) == Some(std::cmp::Ordering::Greater) {
-                lists.push((t, qw, covers, qw * self.max_val[t]));
-            }
-        }
-        lists.sort_by(|a, b| b.3.total_cmp(&a.3));
         // per list: where its first touches start in `touched`, and the bound of a document
         // first touched there (f64 sums with slack over the f32 rounding of scores)
         let mut sections: Vec<(usize, f64)> = vec![(0, 0.0); lists.len()];
         let mut rest = 0.0f64;
-        for (section, l) in sections.iter_mut().zip(&lists).rev() {
-            rest += f64::from(l.3);
+        for (section, l) in sections.iter_mut().zip(lists).rev() {
+            rest += f64::from(l.bound);
             section.1 = rest * (1.0 + SCORE_SLACK);
         }
-        for (&(t, qw, covers, _), section) in lists.iter().zip(&mut sections) {
+        for (l, section) in lists.iter().zip(&mut sections) {
             section.0 = len;
-            let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
+            let (a, b) = (self.offsets[l.term] as usize, self.offsets[l.term + 1] as usize);
             let docs = &self.post_doc[a..b];
             let vals = &self.post_val[a..b];
-            if covers && any_coverage {
-                let credit = self.idf[t];
+            let qw = l.weight;
+            if let Some(place) = l.covering {
+                let credit = credits[place];
                 for ((&d, &v), &c) in docs.iter().zip(vals).zip(&self.post_cov[a..b]) {
-                    let s = &mut scores[d as usize];
                     touched[len] = d;
-                    len += usize::from(*s == 0.0);
-                    *s += qw * v;
-                    if c != 0 {
-                        // Branch-free over the covered fields: a field whose bit is clear
-                        // gets + 0.0, which leaves its (non-negative) mass unchanged.
-                        let m = &mut matched[d as usize];
-                        for (k, &bit) in bit_of.iter().enumerate() {
-                            m[k] += credit * ((u32::from(c) >> bit) & 1) as f32;
-                        }
-                    }
+                    len += usize::from(acc.add_covering(d as usize, qw * v, c, place, credit, &bit_of));
                 }
             } else {
                 for (&d, &v) in docs.iter().zip(vals) {
-                    let s = &mut scores[d as usize];
                     touched[len] = d;
-                    len += usize::from(*s == 0.0);
-                    *s += qw * v;
+                    len += usize::from(acc.add(d as usize, qw * v));
                 }
             }
         }
@@ -785,46 +980,38 @@ impl EnhancedIndex {
                 if keep_top && hits.len() == limit && bound < f64::from(hits[limit - 1].1) {
                     // No document from here on can make the top: only reset them.
                     for &d in &touched[i..len] {
-                        scores[d as usize] = 0.0;
+                        acc.take_score(d as usize);
                         if any_coverage {
-                            matched[d as usize] = [0.0; K];
+                            acc.clear_matched(d as usize);
                         }
                     }
                     break;
                 }
             }
             let d_ = d as usize;
-            let mut s = scores[d_];
-            scores[d_] = 0.0;
+            let mut s = acc.take_score(d_);
             if keep_top && hits.len() == limit && s * max_factor < hits[limit - 1].1 {
                 if any_coverage {
-                    matched[d_] = [0.0; K];
+                    acc.clear_matched(d_);
                 }
                 continue;
             }
             if any_coverage {
                 let n = self.covered.len();
-                let m = &mut matched[d_];
-                if by_fields && keep_top && hits.len() == limit {
-                    // Only the fields it matched can raise it: their factors' largest
-                    // product bounds it before its field masses are read (in a large
-                    // catalog, a cache miss).
-                    let mut mask = 0usize;
-                    for (k, &x) in m.iter().enumerate() {
-                        mask |= usize::from(x > 0.0) << k;
-                    }
-                    if s * factor_of_mask[mask] < hits[limit - 1].1 {
-                        *m = [0.0; K];
-                        continue;
-                    }
+                // Only the fields it matched can raise it: their factors' largest product
+                // bounds it before its field masses are read (in a large catalog, a cache
+                // miss).
+                if by_fields && keep_top && hits.len() == limit && s * factor_of_mask[acc.matched_places(d_)] < hits[limit - 1].1 {
+                    acc.clear_matched(d_);
+                    continue;
                 }
+                let m = acc.take_matched(d_, credits);
                 let mass = &self.cov_mass[d_ * n..(d_ + 1) * n];
                 for (k, &f) in fields[..n].iter().enumerate() {
                     if mass[k] > 0.0 {
                         s *= 1.0 + coverage[f] * (m[k] / mass[k]).min(1.0);
                     }
                 }
-                *m = [0.0; K];
             }
             if s > 0.0 {
                 let hit = (d, s);
@@ -879,8 +1066,9 @@ mod tests {
         EnhancedIndex::build(&docs)
     }
 
-    /// The matched-fields bound of large catalogs changes nothing: on random catalogs, the
-    /// top with it forced equals the top without it and the head of all hits.
+    /// The matched-fields bound and the packed accumulators of large catalogs change
+    /// nothing: on random catalogs, the top with either or both forced equals the top
+    /// without them and the head of all hits.
     #[test]
     fn matched_field_bound_keeps_the_top() {
         let mut next = crate::test_support::xorshift(21);
@@ -903,6 +1091,9 @@ mod tests {
                 for limit in [1, 3, 10] {
                     let bounded = idx.search_top_bounded(&q, limit, true);
                     assert_eq!(bounded, idx.search_top_bounded(&q, limit, false), "round {round} {q} {limit}");
+                    for (by_fields, packed) in [(true, true), (false, true), (true, false)] {
+                        assert_eq!(bounded, idx.search_top_with(&q, limit, by_fields, packed), "round {round} {q} {limit}");
+                    }
                     assert_eq!(bounded[..], all[..limit.min(all.len())], "round {round} {q} {limit}");
                 }
             }
@@ -1178,8 +1369,9 @@ mod tests {
 
     #[test]
     fn compact_matched_mass_scores_like_the_full_one() {
-        // The shipped tuning keeps matched mass for its two covered fields only; scoring
-        // with all five places must give the same documents, order and score bits.
+        // The shipped tuning keeps matched mass for its two covered fields only, as bits
+        // beside the score or as masses; scoring with all five places must give the same
+        // documents, order and score bits.
         let mut docs: Vec<FieldDoc> = Vec::new();
         let words = ["weather", "forecast", "email", "send", "天氣", "預報", "検索", "검색", "issue", "create", "rain"];
         let mut xorshift = crate::test_support::xorshift(5);
@@ -1196,16 +1388,20 @@ mod tests {
         let covered: Vec<usize> = (0..FIELDS).filter(|&f| idx.tuning.coverage[f] > 0.0).collect();
         assert_eq!(covered.len(), 2, "the shipped tuning covers two fields");
         for q in ["weather forecast", "send email 天氣", "rain issue create", "검색 検索 weather", "wether forcast"] {
-            let terms = idx.query_terms(q);
+            let (lists, credits) = idx.ranked_lists(&idx.query_terms(q));
+            assert!(credits.len() <= PACKED_TERMS, "{q}");
             for limit in [1, 5, 64, usize::MAX] {
                 let bits = |r: &[(u32, f64)]| r.iter().map(|&(d, s)| (d, s.to_bits())).collect::<Vec<_>>();
                 let mut first = None;
                 for by_fields in [false, true] {
-                    let (mut s1, mut m1, mut t1) = (Vec::new(), Vec::<[f32; 2]>::new(), Vec::new());
-                    let (mut s2, mut m2, mut t2) = (Vec::new(), Vec::<[f32; FIELDS]>::new(), Vec::new());
-                    let two = idx.score_top::<2>(&terms, limit, by_fields, &mut s1, &mut m1, &mut t1);
-                    let all = idx.score_top::<FIELDS>(&terms, limit, by_fields, &mut s2, &mut m2, &mut t2);
+                    let (mut packed, mut two, mut all) = (Packed::default(), Split::<2>::default(), Split::<FIELDS>::default());
+                    let mut touched = Vec::new();
+                    let docs = idx.docs;
+                    let packed = idx.score_top::<2, _>(&lists, &credits, limit, by_fields, packed.view(docs), &mut touched);
+                    let two = idx.score_top::<2, _>(&lists, &credits, limit, by_fields, two.view(docs), &mut touched);
+                    let all = idx.score_top::<FIELDS, _>(&lists, &credits, limit, by_fields, all.view(docs), &mut touched);
                     assert!(!two.is_empty(), "{q}");
+                    assert_eq!(bits(&packed), bits(&two), "{q} {limit} {by_fields}");
                     assert_eq!(bits(&two), bits(&all), "{q} {limit} {by_fields}");
                     assert_eq!(*first.get_or_insert_with(|| bits(&two)), bits(&two), "{q} {limit}");
                 }
