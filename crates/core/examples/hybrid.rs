@@ -12,7 +12,8 @@
 //! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
 //! `UNREADABLE=x` runs `quality` with another `Fusion::unreadable` share (how it was chosen,
 //! on the dev rows); `CROWDING_LATIN=x` / `CROWDING_CJK=x` with other crowding shares,
-//! `SEMANTIC_CJK=x` with another CJK semantic weight. `SCALE_GRID=1` adds a grid of CJK
+//! `SEMANTIC_CJK=x` with another CJK semantic weight, `SEMANTIC_SPREAD=x` with another
+//! `Fusion::semantic_spread`. `SCALE_GRID=1` adds a grid of CJK
 //! weights and crowding shares to `scale`'s multilingual-among-distractors rows (dev only).
 //! With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on
 //! stderr (semantic only, enhanced, hybrid in turn), to diff two models request by request.
@@ -398,20 +399,30 @@ fn scale(model: Arc<StaticModel>) {
         tools.extend(metatool::replicate(&base, n - tools.len(), 7).into_iter().map(|t| (t.id, t.description)));
         let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![]);
         let mut hybrid = ToolCatalog::build_hybrid(entries(&tools), vec![], model.clone());
-        let queries = dev.iter().map(|(q, relevant, _)| (q.as_str(), &relevant[..]));
-        let r5 = |c: &ToolCatalog| mean_recall5(c, queries.clone(), |h| tools[h as usize].0.as_str());
+        // all CJK, then per language
+        let r5 = |c: &ToolCatalog| {
+            ["CJK", "zh-Hant", "zh-Hans", "ja", "ko"]
+                .map(|lang| {
+                    let queries = dev.iter().filter(|(_, _, g)| in_group(g, "dev", lang, "same")).map(|(q, relevant, _)| (q.as_str(), &relevant[..]));
+                    format!("{:.4}", mean_recall5(c, queries, |h| tools[h as usize].0.as_str()))
+                })
+                .join(" / ")
+        };
         let e = r5(&enhanced);
         let mut variants = vec![("default".to_owned(), Fusion::default()), ("no crowding".to_owned(), Fusion { crowding_cjk: 0.0, ..Fusion::default() })];
         if std::env::var_os("SCALE_GRID").is_some() {
-            for w in [0.1, 0.2, 0.3, 0.5] {
+            for w in [0.1, 0.15, 0.2, 0.3, 0.5] {
                 for c in [0.25, 0.5, 1.0] {
                     variants.push((format!("cjk {w} crowd {c}"), Fusion { semantic_cjk: w, crowding_cjk: c, ..Fusion::default() }));
+                }
+                for spread in [0.2, 0.3] {
+                    variants.push((format!("cjk {w} spread {spread}"), Fusion { semantic_cjk: w, semantic_spread: spread, ..Fusion::default() }));
                 }
             }
         }
         for (name, fusion) in variants {
             hybrid.set_fusion(fusion);
-            println!("multilingual + distractors n {n:>6} {name:<12} dev same-language CJK recall@5: enhanced {e:.4} hybrid {:.4}", r5(&hybrid));
+            println!("multilingual + distractors n {n:>6} {name:<12} dev same-language recall@5 (CJK / zh-Hant / zh-Hans / ja / ko): enhanced {e} hybrid {}", r5(&hybrid));
         }
     }
 }
@@ -449,6 +460,7 @@ fn main() {
                 crowding_latin: env_or("CROWDING_LATIN", d.crowding_latin),
                 crowding_cjk: env_or("CROWDING_CJK", d.crowding_cjk),
                 semantic_cjk: env_or("SEMANTIC_CJK", d.semantic_cjk),
+                semantic_spread: env_or("SEMANTIC_SPREAD", d.semantic_spread),
                 ..d
             };
             quality(load_model(&path), fusion)
