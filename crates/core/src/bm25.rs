@@ -1069,10 +1069,18 @@ impl Bm25Index {
                 }
             }
         }
-        for &i in &order[collect..read] {
-            for p in terms[i].list {
-                // SAFETY: see above.
-                unsafe { *partial.get_unchecked_mut(p.slot as usize) = 0.0 };
+        // The other lists' documents are reset: by walking those lists, or, when they hold
+        // many postings for the catalog's size, by clearing every partial score (one
+        // sequential pass instead of a scattered write per posting).
+        let tail_postings: usize = order[collect..read].iter().map(|&i| terms[i].list.len()).sum();
+        if tail_postings.saturating_mul(RESET_ALL_FROM) >= self.slots() {
+            partial[..self.slots()].fill(0.0);
+        } else {
+            for &i in &order[collect..read] {
+                for p in terms[i].list {
+                    // SAFETY: see above.
+                    unsafe { *partial.get_unchecked_mut(p.slot as usize) = 0.0 };
+                }
             }
         }
         let mut candidates_all = candidates;
@@ -1221,6 +1229,10 @@ impl Bm25Index {
 }
 
 
+/// Pruned search clears all partial scores rather than walking the lists that only need
+/// resetting once those hold at least 1/RESET_ALL_FROM postings per slot (100,000 realistic
+/// tools, p50 −2%, −4% with cooled caches; 10,000: −3%).
+const RESET_ALL_FROM: usize = 16;
 /// Queries longer than this (in tokens) are scored exhaustively.
 const MAX_PRUNED_QUERY_TOKENS: usize = 250;
 /// Queries whose lists hold at most this many postings are scored exhaustively: below
@@ -1441,7 +1453,8 @@ mod tests {
 
     /// Random catalogs over tiny vocabularies (many exact ties, repeated words, empty and
     /// long documents, removed and re-added documents) and random queries with repeated
-    /// and unknown words: the pruned top equals the exhaustive one exactly, bit for bit.
+    /// and unknown words: the pruned top equals the exhaustive one exactly, bit for bit,
+    /// and each search leaves its partial scores cleared.
     #[test]
     fn pruned_top_equals_exhaustive_on_random_catalogs() {
         let mut next = crate::test_support::xorshift(0x9E37_79B9_7F4A_7C15u64);
@@ -1502,6 +1515,9 @@ mod tests {
                 for limit in [1, 2, 10, 65, 200] {
                     let exhaustive = top_by_score(index.score(&terms), limit);
                     let pruned = index.score_top_from(&terms, limit, 0);
+                    // (every partial score is back at 0 for the next search, whichever way
+                    // it was reset)
+                    PRUNE.with(|cell| assert!(cell.borrow().partial.iter().all(|&x| x == 0.0), "round {round} limit {limit}"));
                     assert_eq!(pruned.len(), exhaustive.len(), "round {round} limit {limit}");
                     for (p, e) in pruned.iter().zip(&exhaustive) {
                         assert_eq!((p.slot, p.score.to_bits()), (e.slot, e.score.to_bits()), "round {round} limit {limit}");
