@@ -914,18 +914,26 @@ impl EnhancedIndex {
         // per place: the coverage bit of its field (8, never set, for an unused place)
         let bit_of: [u8; K] = std::array::from_fn(|k| if fields[k] < FIELDS { fields[k] as u8 } else { 8 });
         // (branch-free first-touch recording, as the compatible path does: room for every
-        // document plus the spare slot the unconditional write uses)
-        if touched.len() < self.docs + 1 {
-            touched.resize(self.docs + 1, 0);
+        // listing plus the spare slot the unconditional write uses. A document is listed
+        // once, unless a posting worth 0 — say, a term only in fields weighted 0 — leaves
+        // its score at 0 and it is listed again: at most once per posting in any case.)
+        let postings: usize = lists.iter().map(|l| (self.offsets[l.term + 1] - self.offsets[l.term]) as usize).sum();
+        if touched.len() < postings + 1 {
+            touched.resize(postings + 1, 0);
         }
         let mut len = 0usize;
         // per list: where its first touches start in `touched`, and the bound of a document
         // first touched there (f64 sums with slack over the f32 rounding of scores)
-        let mut sections: Vec<(usize, f64)> = vec![(0, 0.0); lists.len()];
-        let mut rest = 0.0f64;
+        // and whether a covering list comes at or after it: a document first touched after
+        // the last covering list matched no covering term, so its coverage factor is 1. (A
+        // document is listed at its first touch, where its score is still 0, and scored at
+        // its first listing; a zero posting value only lists it again, to read 0 there.)
+        let mut sections: Vec<(usize, f64, bool)> = vec![(0, 0.0, true); lists.len()];
+        let (mut rest, mut covering) = (0.0f64, false);
         for (section, l) in sections.iter_mut().zip(lists).rev() {
             rest += f64::from(l.bound);
-            section.1 = rest * (1.0 + SCORE_SLACK);
+            covering |= l.covering.is_some();
+            *section = (0, rest * (1.0 + SCORE_SLACK), covering);
         }
         for (l, section) in lists.iter().zip(&mut sections) {
             section.0 = len;
@@ -975,7 +983,8 @@ impl EnhancedIndex {
                 while next_section + 1 < sections.len() && sections[next_section + 1].0 == i {
                     next_section += 1;
                 }
-                let bound = sections[next_section].1 * f64::from(max_factor);
+                let (_, most, covering) = sections[next_section];
+                let bound = most * f64::from(if covering { max_factor } else { 1.001 });
                 next_section += 1;
                 if keep_top && hits.len() == limit && bound < f64::from(hits[limit - 1].1) {
                     // No document from here on can make the top: only reset them.
@@ -1095,6 +1104,33 @@ mod tests {
                         assert_eq!(bounded, idx.search_top_with(&q, limit, by_fields, packed), "round {round} {q} {limit}");
                     }
                     assert_eq!(bounded[..], all[..limit.min(all.len())], "round {round} {q} {limit}");
+                }
+            }
+        }
+    }
+
+    /// With a covered field weighted 0, postings can be worth 0 (a document then stays at 0
+    /// and is listed again at its next touch): the top still equals the head of all hits.
+    #[test]
+    fn zero_posting_values_keep_the_top() {
+        let mut next = crate::test_support::xorshift(33);
+        let words = ["weather", "forecast", "email", "send", "calendar", "event", "rain", "天气", "预报"];
+        let pick = |n: u64, next: &mut dyn FnMut(u64) -> u64| (0..1 + next(n)).map(|_| words[next(words.len() as u64) as usize]).collect::<Vec<_>>().join(" ");
+        let mut tuning = Tuning::default();
+        tuning.field_weight[Field::Description.idx()] = 0.0;
+        for round in 0..20 {
+            let docs: Vec<FieldDoc> = (0..30 + next(200))
+                .map(|i| FieldDoc::new(vec![(Field::Name, format!("{}_{i}", pick(1, &mut next).replace(' ', "_"))), (Field::Description, pick(8, &mut next))]))
+                .collect();
+            let idx = EnhancedIndex::build_tuned(&docs, tuning);
+            assert!(idx.post_val.contains(&0.0), "round {round}");
+            for _ in 0..20 {
+                let q = pick(4, &mut next);
+                let all = idx.search(&q);
+                for limit in [1, 3, 10] {
+                    for (by_fields, packed) in [(false, false), (true, true)] {
+                        assert_eq!(idx.search_top_with(&q, limit, by_fields, packed)[..], all[..limit.min(all.len())], "round {round} {q} {limit}");
+                    }
                 }
             }
         }
