@@ -922,12 +922,12 @@ impl EnhancedIndex {
             touched.resize(postings + 1, 0);
         }
         let mut len = 0usize;
-        // per list: where its first touches start in `touched`, and the bound of a document
-        // first touched there (f64 sums with slack over the f32 rounding of scores)
-        // and whether a covering list comes at or after it: a document first touched after
-        // the last covering list matched no covering term, so its coverage factor is 1. (A
-        // document is listed at its first touch, where its score is still 0, and scored at
-        // its first listing; a zero posting value only lists it again, to read 0 there.)
+        // Per list: where its first touches start in `touched`; the bound of a document first
+        // touched there (f64 sums with slack over the f32 rounding of scores); and whether a
+        // covering list comes at or after it (a document first touched after the last
+        // covering list matched no covering term, so its coverage factor is 1). A document
+        // is listed at its first touch, where its score is still 0, and scored at its first
+        // listing; a posting worth 0 only lists it again, to read 0 there.
         let mut sections: Vec<(usize, f64, bool)> = vec![(0, 0.0, true); lists.len()];
         let (mut rest, mut covering) = (0.0f64, false);
         for (section, l) in sections.iter_mut().zip(lists).rev() {
