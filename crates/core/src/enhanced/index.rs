@@ -343,7 +343,6 @@ impl Packed {
 }
 
 impl Accumulators<2> for PackedView<'_> {
-
     #[inline(always)]
     fn add(&mut self, d: usize, x: f32) -> bool {
         let s = &mut self.acc[d].0;
@@ -354,6 +353,8 @@ impl Accumulators<2> for PackedView<'_> {
 
     #[inline(always)]
     fn add_covering(&mut self, d: usize, x: f32, cov: u8, list: usize, _credit: f32, bit_of: &[u8; 2]) -> bool {
+        // (the caller uses this layout only for queries of up to PACKED_TERMS covering terms)
+        debug_assert!(list < PACKED_TERMS);
         let e = &mut self.acc[d];
         let first = e.0 == 0.0;
         e.0 += x;
