@@ -409,6 +409,16 @@ fn scale(model: Arc<StaticModel>) {
                 .join(" / ")
         };
         let e = r5(&enhanced);
+        // HYBRID_DUMP=1: the dev same-language CJK requests' top 5 among the distractors
+        if n == 10_000 && std::env::var_os("HYBRID_DUMP").is_some() {
+            let params = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
+            for (q, relevant, g) in &dev {
+                let names = |c: &ToolCatalog| c.search(q, params).iter().map(|h| tools[h.handle as usize].0.clone()).collect::<Vec<_>>();
+                let (he, hh) = (names(&enhanced), names(&hybrid));
+                let r = |n: &[String]| relevant.iter().filter(|r| n.contains(r)).count() as f64 / relevant.len() as f64;
+                eprintln!("{g}\t{:.2}\t{:.2}\t{q}\t{}\t{}", r(&he), r(&hh), relevant.join(","), hh.join(","));
+            }
+        }
         let mut variants = vec![("default".to_owned(), Fusion::default()), ("no crowding".to_owned(), Fusion { crowding_cjk: 0.0, ..Fusion::default() })];
         if std::env::var_os("SCALE_GRID").is_some() {
             for w in [0.1, 0.15, 0.2, 0.3, 0.5] {
