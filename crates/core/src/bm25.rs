@@ -210,10 +210,120 @@ impl DocSet {
 /// One posting: a document slot and its shape — the (tf, document length) pair, an index
 /// into [`Bm25Index::shapes`]. Catalogs have few distinct shapes, so a term's saturation
 /// in a document is one lookup in a small table instead of two divisions.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Posting {
     slot: u32,
     shape: u32,
+}
+
+/// How the posting lists store a (slot, shape) pair: [`Packed`] or [`Wide`].
+trait Layout: Copy {
+    type Entry: Copy + Default;
+    fn entry(self, slot: u32, shape: u32) -> Self::Entry;
+    fn slot(self, e: Self::Entry) -> u32;
+    fn shape(self, e: Self::Entry) -> u32;
+}
+
+/// `slot << B | shape` in one u32, when every slot and shape id fit: half the memory of a
+/// pair (~7 MB at 100,000 realistic tools) and half the bytes a search reads. B is a
+/// constant (a few are compiled): shifting by a variable costs more µops per posting
+/// than the halved reads save.
+#[derive(Debug, Clone, Copy)]
+struct Packed<const B: u32>;
+
+impl<const B: u32> Layout for Packed<B> {
+    type Entry = u32;
+    #[inline(always)]
+    fn entry(self, slot: u32, shape: u32) -> u32 {
+        (slot << B) | shape
+    }
+    #[inline(always)]
+    fn slot(self, e: u32) -> u32 {
+        e >> B
+    }
+    #[inline(always)]
+    fn shape(self, e: u32) -> u32 {
+        e & ((1 << B) - 1)
+    }
+}
+
+/// A [`Posting`] pair, for catalogs whose slots and shapes do not fit one u32.
+#[derive(Debug, Clone, Copy)]
+struct Wide;
+
+impl Layout for Wide {
+    type Entry = Posting;
+    #[inline(always)]
+    fn entry(self, slot: u32, shape: u32) -> Posting {
+        Posting { slot, shape }
+    }
+    #[inline(always)]
+    fn slot(self, e: Posting) -> u32 {
+        e.slot
+    }
+    #[inline(always)]
+    fn shape(self, e: Posting) -> u32 {
+        e.shape
+    }
+}
+
+/// Bits that hold every value below `n` (at least 1).
+fn bits_for(n: usize) -> u32 {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1)
+}
+
+/// All posting lists, one after another, in one layout: packed with 10, 13 or 16 bits of
+/// shape id (the fewest that hold the catalog's shapes) when the slots fit the rest.
+#[derive(Debug)]
+enum Postings {
+    Packed10(Vec<u32>),
+    Packed13(Vec<u32>),
+    Packed16(Vec<u32>),
+    Wide(Vec<Posting>),
+}
+
+/// The posting lists in layout `L`: term t's is `entries[starts[t]..starts[t + 1]]`.
+#[derive(Clone, Copy)]
+struct Lists<'a, L: Layout> {
+    entries: &'a [L::Entry],
+    starts: &'a [u32],
+    layout: L,
+}
+
+impl<'a, L: Layout> Lists<'a, L> {
+    /// Term `term`'s posting list (empty for an unknown term).
+    #[inline]
+    fn get(&self, term: u32) -> &'a [L::Entry] {
+        match (self.starts.get(term as usize), self.starts.get(term as usize + 1)) {
+            (Some(&from), Some(&to)) => &self.entries[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// Runs `$body` with `$lists` bound to `$index`'s posting lists in their layout (the
+/// loops are compiled once per layout).
+macro_rules! with_lists {
+    ($index:expr, |$lists:ident| $body:expr) => {
+        match &$index.postings {
+            Postings::Packed10(entries) => {
+                let $lists = Lists { entries, starts: &$index.starts, layout: Packed::<10> };
+                $body
+            }
+            Postings::Packed13(entries) => {
+                let $lists = Lists { entries, starts: &$index.starts, layout: Packed::<13> };
+                $body
+            }
+            Postings::Packed16(entries) => {
+                let $lists = Lists { entries, starts: &$index.starts, layout: Packed::<16> };
+                $body
+            }
+            Postings::Wide(entries) => {
+                let $lists = Lists { entries, starts: &$index.starts, layout: Wide };
+                $body
+            }
+        }
+    };
 }
 
 /// BM25 index. Documents live in slots; a removed document leaves its slot empty.
@@ -230,7 +340,7 @@ pub struct Bm25Index {
     alive: Vec<bool>,
     /// The posting lists, one after another: term t's is `postings[starts[t]..starts[t + 1]]`
     /// (one allocation for all terms, not one per term: catalogs have many rare words).
-    postings: Vec<Posting>,
+    postings: Postings,
     starts: Vec<u32>,
     /// Per term: the largest tf and the shortest document length among its postings (ever;
     /// removals leave them as they are, which keeps them bounds). A term's score in any
@@ -275,9 +385,8 @@ impl Default for Forward {
 impl Forward {
     /// `pairs`, packed when terms below `terms` and shapes below `shapes` fit in 32 bits.
     fn new(pairs: Vec<(u32, u32)>, terms: usize, shapes: usize) -> Self {
-        let bits = |n: usize| usize::BITS - n.saturating_sub(1).leading_zeros();
-        let shape_bits = bits(shapes).max(1);
-        if shape_bits + bits(terms) > 32 || pairs.iter().any(|&(t, s)| t as usize >= terms || s as usize >= shapes) {
+        let shape_bits = bits_for(shapes);
+        if shape_bits + bits_for(terms) > 32 || pairs.iter().any(|&(t, s)| t as usize >= terms || s as usize >= shapes) {
             let mut pairs = pairs;
             // (grown by doubling; giving back the spare capacity moves nothing)
             pairs.shrink_to_fit();
@@ -438,7 +547,7 @@ impl Bm25Index {
             fwd: Forward::default(),
             meta: Vec::new(),
             alive: Vec::new(),
-            postings: Vec::new(),
+            postings: Postings::Wide(Vec::new()),
             starts: vec![0],
             max_tf: Vec::new(),
             min_len: Vec::new(),
@@ -457,7 +566,10 @@ impl Bm25Index {
     /// memory benchmarks break down.
     pub fn heap_parts(&self) -> Vec<(&'static str, usize)> {
         use std::mem::size_of;
-        let lists = self.postings.capacity() * size_of::<Posting>();
+        let lists = match &self.postings {
+            Postings::Packed10(entries) | Postings::Packed13(entries) | Postings::Packed16(entries) => entries.capacity() * 4,
+            Postings::Wide(entries) => entries.capacity() * size_of::<Posting>(),
+        };
         vec![
             ("bm25 forward index", self.fwd.heap_bytes()),
             ("bm25 doc meta+alive", self.meta.capacity() * 32 + self.alive.capacity()),
@@ -549,7 +661,7 @@ impl Bm25Index {
             fwd,
             meta,
             alive: vec![true; live],
-            postings: Vec::new(),
+            postings: Postings::Wide(Vec::new()),
             starts: vec![0],
             max_tf,
             min_len,
@@ -638,8 +750,10 @@ impl Bm25Index {
             self.fwd.each(range, |term, _| df[term as usize] += 1);
         }
         let starts = list_starts(&df);
-        let mut cursor: Vec<u32> = starts[..starts.len() - 1].to_vec();
-        let mut postings = vec![Posting { slot: 0, shape: 0 }; starts[starts.len() - 1] as usize];
+        let (shape_bits, slot_bits) = (bits_for(self.shapes.len()), bits_for(self.slots()));
+        let packing = [10, 13, 16].into_iter().find(|&b| shape_bits <= b && slot_bits + b <= 32);
+        self.starts = starts;
+        self.postings = self.postings_packed(packing);
         let common_terms = most_frequent(&df, COMMON_TERMS);
         // per term: its place among the common terms (none: past the row)
         let mut place = vec![u8::MAX; df.len()];
@@ -651,29 +765,42 @@ impl Bm25Index {
             let row = &mut rows[slot];
             row.tf = [0; COMMON_TERMS];
             self.fwd.each(m.fwd, |term, shape| {
-                // (pruned search reads these unchecked: terms index the per-term arrays —
-                // `cursor` has one entry per term — and shapes index `shapes`; postings
-                // take their shapes from here)
-                assert!((shape as usize) < self.shapes.len());
-                postings[cursor[term as usize] as usize] = Posting { slot: slot as u32, shape };
-                cursor[term as usize] += 1;
                 if let Some(tf) = row.tf.get_mut(usize::from(place[term as usize])) {
                     *tf = u8::try_from(self.shapes[shape as usize].0).unwrap_or(u8::MAX);
                 }
             });
         }
-        self.postings = postings;
-        self.starts = starts;
         self.common = CommonTf { terms: common_terms, rows };
     }
 
-    /// Term `term`'s posting list (empty for an unknown term).
-    #[inline]
-    fn list(&self, term: u32) -> &[Posting] {
-        match (self.starts.get(term as usize), self.starts.get(term as usize + 1)) {
-            (Some(&from), Some(&to)) => &self.postings[from as usize..to as usize],
-            _ => &[],
+    /// The live documents' postings, packed with `shape_bits` (10, 13 or 16) or as pairs
+    /// (`None`), list after list as `starts` places them.
+    fn postings_packed(&self, shape_bits: Option<u32>) -> Postings {
+        match shape_bits {
+            Some(10) => Postings::Packed10(self.fill_lists(&self.starts, Packed::<10>)),
+            Some(13) => Postings::Packed13(self.fill_lists(&self.starts, Packed::<13>)),
+            Some(16) => Postings::Packed16(self.fill_lists(&self.starts, Packed::<16>)),
+            _ => Postings::Wide(self.fill_lists(&self.starts, Wide)),
         }
+    }
+
+    /// The live documents' postings in `layout`, list after list as `starts` places them.
+    fn fill_lists<L: Layout>(&self, starts: &[u32], layout: L) -> Vec<L::Entry> {
+        let mut cursor: Vec<u32> = starts[..starts.len() - 1].to_vec();
+        let mut postings = vec![L::Entry::default(); starts[starts.len() - 1] as usize];
+        // (a packed entry's slot must not overflow into the bits above it)
+        assert!(layout.slot(layout.entry(self.slots().saturating_sub(1) as u32, 0)) as usize == self.slots().saturating_sub(1));
+        for (slot, m) in self.meta.iter().enumerate().filter(|&(slot, _)| self.alive[slot]) {
+            self.fwd.each(m.fwd, |term, shape| {
+                // (pruned search reads these unchecked: terms index the per-term arrays —
+                // `cursor` has one entry per term — and shapes index `shapes`; postings
+                // take their shapes from here)
+                assert!((shape as usize) < self.shapes.len() && layout.shape(layout.entry(0, shape)) == shape);
+                postings[cursor[term as usize] as usize] = layout.entry(slot as u32, shape);
+                cursor[term as usize] += 1;
+            });
+        }
+        postings
     }
 
     /// Number of terms with a (possibly empty) posting list.
@@ -683,7 +810,10 @@ impl Bm25Index {
 
     /// Document frequency of a term.
     pub fn df(&self, term: u32) -> usize {
-        self.list(term).len()
+        match (self.starts.get(term as usize), self.starts.get(term as usize + 1)) {
+            (Some(&from), Some(&to)) => (to - from) as usize,
+            _ => 0,
+        }
     }
 
     fn avgdl(&self) -> f64 {
@@ -710,6 +840,11 @@ impl Bm25Index {
         if self.live == 0 {
             return Vec::new();
         }
+        with_lists!(self, |lists| self.score_in(lists, query_terms))
+    }
+
+    fn score_in<L: Layout>(&self, lists: Lists<'_, L>, query_terms: &[Option<u32>]) -> Vec<Scored> {
+        let layout = lists.layout;
         let avgdl = self.avgdl();
         let expected = query_terms.iter().flatten().map(|&t| self.df(t)).max().unwrap_or(0);
         let mut out: Vec<Scored> = Vec::with_capacity(expected);
@@ -723,17 +858,18 @@ impl Bm25Index {
                 position.resize(self.slots(), 0);
             }
             for term in query_terms.iter().flatten() {
-                let list = self.list(*term);
+                let list = lists.get(*term);
                 if list.is_empty() {
                     continue;
                 }
                 let idf = self.idf(list.len());
                 // Posting lists hold live documents only (removal rebuilds them).
-                for p in list {
-                    let term_score = self.contribution(idf, *p, fast, avgdl);
-                    let pos = &mut position[p.slot as usize];
+                for &p in list {
+                    let term_score = self.contribution(idf, layout.shape(p), fast, avgdl);
+                    let slot = layout.slot(p);
+                    let pos = &mut position[slot as usize];
                     if *pos == 0 {
-                        out.push(Scored { slot: p.slot, score: 0.0 + term_score });
+                        out.push(Scored { slot, score: 0.0 + term_score });
                         *pos = out.len() as u32;
                     } else {
                         out[*pos as usize - 1].score += term_score;
@@ -757,6 +893,11 @@ impl Bm25Index {
         if self.live == 0 || limit == 0 {
             return Vec::new();
         }
+        with_lists!(self, |lists| self.top_dense_in(lists, query_terms, limit))
+    }
+
+    fn top_dense_in<L: Layout>(&self, lists: Lists<'_, L>, query_terms: &[Option<u32>], limit: usize) -> Vec<Scored> {
+        let layout = lists.layout;
         let avgdl = self.avgdl();
         let fast = self.one_tf_valid(avgdl);
         // Taken out of the thread-local so the loop works on plain locals (through the
@@ -771,12 +912,12 @@ impl Bm25Index {
         }
         let mut len = 0usize;
         for term in query_terms.iter().flatten() {
-            let list = self.list(*term);
+            let list = lists.get(*term);
             if list.is_empty() {
                 continue;
             }
             let idf = self.idf(list.len());
-            accumulate(&mut acc, &mut touched, &mut len, list, |p| self.contribution(idf, p, fast, avgdl));
+            accumulate(&mut acc, &mut touched, &mut len, list, layout, |shape| self.contribution(idf, shape, fast, avgdl));
         }
         let mut best: Vec<Scored> = Vec::with_capacity(limit + 1);
         for &slot in &touched[..len] {
@@ -797,11 +938,12 @@ impl Bm25Index {
 /// touched (scores are positive, so 0.0 means untouched). `touched` has room for every
 /// slot; `len` is how many it holds. Branch-free: the first-touch test is unpredictable.
 #[inline(always)]
-fn accumulate(acc: &mut [f64], touched: &mut [u32], len: &mut usize, list: &[Posting], score: impl Fn(Posting) -> f64) {
+fn accumulate<L: Layout>(acc: &mut [f64], touched: &mut [u32], len: &mut usize, list: &[L::Entry], layout: L, score: impl Fn(u32) -> f64) {
     for &p in list {
-        let ts = score(p);
-        let a = &mut acc[p.slot as usize];
-        touched[*len] = p.slot;
+        let ts = score(layout.shape(p));
+        let slot = layout.slot(p);
+        let a = &mut acc[slot as usize];
+        touched[*len] = slot;
         *len += usize::from(*a == 0.0);
         *a += ts;
     }
@@ -898,6 +1040,11 @@ impl Bm25Index {
         if self.live == 0 || limit == 0 {
             return Vec::new();
         }
+        with_lists!(self, |lists| self.score_top_in(lists, query_terms, limit, min_postings))
+    }
+
+    fn score_top_in<L: Layout>(&self, lists: Lists<'_, L>, query_terms: &[Option<u32>], limit: usize, min_postings: usize) -> Vec<Scored> {
+        let layout = lists.layout;
         let avgdl = self.avgdl();
         let (k1, b) = (self.k1, self.b);
         // The bounds need tf/(tf + k1(1 - b + b·len/avgdl)) to grow with tf and shrink with
@@ -906,13 +1053,13 @@ impl Bm25Index {
         if !bounded || query_terms.len() > MAX_PRUNED_QUERY_TOKENS || limit > SMALL_LIMIT {
             return self.top_exhaustive(query_terms, limit);
         }
-        let mut terms: Vec<PruneTerm<'_>> = Vec::new();
+        let mut terms: Vec<PruneTerm<'_, L::Entry>> = Vec::new();
         // per query token (in order) with a non-empty list: its distinct-term index
         let mut seq: Vec<u8> = Vec::with_capacity(query_terms.len());
         let mut total = 0usize;
         for (pos, &t) in query_terms.iter().enumerate() {
             let Some(t) = t else { continue };
-            let list = self.list(t);
+            let list = lists.get(t);
             if list.is_empty() {
                 continue;
             }
@@ -965,7 +1112,7 @@ impl Bm25Index {
         // list is in slot order, so its last posting has the largest slot), `query_term`
         // covers every term, its places fit a u8, and with `fast` the saturation table
         // matches the shapes.
-        assert!(terms.iter().all(|t| t.list.last().is_none_or(|p| (p.slot as usize) < partial.len())));
+        assert!(terms.iter().all(|t| t.list.last().is_none_or(|&p| (layout.slot(p) as usize) < partial.len())));
         assert!(query_term.len() >= self.terms() && terms.len() < usize::from(u8::MAX));
         assert!(!fast || self.shape_sat.len() == self.shapes.len());
         // (place 0 takes the writes of a document's other terms; query term u is place u + 1)
@@ -993,7 +1140,7 @@ impl Bm25Index {
                 self.fwd.each(range, |term, shape| {
                     let u = usize::from(query_term[term as usize]);
                     if u != 0 {
-                        contrib[u] = self.contribution(idf_at[u], Posting { slot: d, shape }, fast, avgdl);
+                        contrib[u] = self.contribution(idf_at[u], shape, fast, avgdl);
                     }
                 });
             }
@@ -1025,14 +1172,15 @@ impl Bm25Index {
             // the last leader's score once `limit` are held (scores are never below 0)
             let mut floor = f64::NEG_INFINITY;
             for &i in &order[..lists] {
-                for p in terms[i].list {
+                for &p in terms[i].list {
+                    let slot = layout.slot(p);
                     // SAFETY: see the checks after `query_term` is filled.
-                    let score = f64::from(unsafe { *partial.get_unchecked(p.slot as usize) });
-                    if score <= floor || leaders.iter().any(|l| l.1 == p.slot) {
+                    let score = f64::from(unsafe { *partial.get_unchecked(slot as usize) });
+                    if score <= floor || leaders.iter().any(|l| l.1 == slot) {
                         continue;
                     }
                     let at = leaders.partition_point(|l| l.0 >= score);
-                    leaders.insert(at, (score, p.slot));
+                    leaders.insert(at, (score, slot));
                     leaders.truncate(limit);
                     if leaders.len() == limit {
                         floor = leaders[limit - 1].0;
@@ -1069,13 +1217,13 @@ impl Bm25Index {
                 for &p in t.list {
                     // SAFETY: see the checks after `query_term` is filled.
                     unsafe {
-                        *partial.get_unchecked_mut(p.slot as usize) += (weight * *sat.get_unchecked(p.shape as usize)) as f32;
+                        *partial.get_unchecked_mut(layout.slot(p) as usize) += (weight * *sat.get_unchecked(layout.shape(p) as usize)) as f32;
                     }
                 }
             } else {
                 for &p in t.list {
-                    let (tf, len) = self.shapes[p.shape as usize];
-                    partial[p.slot as usize] += (weight * saturation(tf, len, k1, b, avgdl)) as f32;
+                    let (tf, len) = self.shapes[layout.shape(p) as usize];
+                    partial[layout.slot(p) as usize] += (weight * saturation(tf, len, k1, b, avgdl)) as f32;
                 }
             }
             touched_at_most += t.list.len();
@@ -1123,11 +1271,12 @@ impl Bm25Index {
         // postings walked so far, and `candidates` has room for all read postings)
         assert!(candidates.len() >= read_postings);
         for &i in &order[..collect] {
-            for p in terms[i].list {
+            for &p in terms[i].list {
+                let slot = layout.slot(p);
                 // SAFETY: see above.
                 unsafe {
-                    let partial_score = std::mem::take(partial.get_unchecked_mut(p.slot as usize));
-                    *candidates.get_unchecked_mut(kept) = (partial_score, p.slot);
+                    let partial_score = std::mem::take(partial.get_unchecked_mut(slot as usize));
+                    *candidates.get_unchecked_mut(kept) = (partial_score, slot);
                     kept += usize::from(partial_score >= reach);
                 }
             }
@@ -1140,9 +1289,9 @@ impl Bm25Index {
             partial[..self.slots()].fill(0.0);
         } else {
             for &i in &order[collect..read] {
-                for p in terms[i].list {
+                for &p in terms[i].list {
                     // SAFETY: see above.
-                    unsafe { *partial.get_unchecked_mut(p.slot as usize) = 0.0 };
+                    unsafe { *partial.get_unchecked_mut(layout.slot(p) as usize) = 0.0 };
                 }
             }
         }
@@ -1238,11 +1387,11 @@ impl Bm25Index {
 
     /// [`term_score`] of a posting; `fast` = [`Self::one_tf_valid`].
     #[inline(always)]
-    fn contribution(&self, idf: f64, p: Posting, fast: bool, avgdl: f64) -> f64 {
+    fn contribution(&self, idf: f64, shape: u32, fast: bool, avgdl: f64) -> f64 {
         if fast {
-            idf * self.shape_sat[p.shape as usize]
+            idf * self.shape_sat[shape as usize]
         } else {
-            let (tf, len) = self.shapes[p.shape as usize];
+            let (tf, len) = self.shapes[shape as usize];
             term_score(idf, tf, len, self.k1, self.b, avgdl)
         }
     }
@@ -1275,9 +1424,13 @@ impl Bm25Index {
         // max_sat is only a bound: recompute it for this average length too.
         self.max_sat.clear();
         self.max_sat.resize(self.terms(), 0.0);
-        for t in 0..self.terms() {
-            self.max_sat[t] = self.list(t as u32).iter().map(|p| self.shape_sat[p.shape as usize] / (k1 + 1.0)).fold(0.0, f64::max);
-        }
+        let mut max_sat = std::mem::take(&mut self.max_sat);
+        with_lists!(self, |lists| {
+            for (t, m) in max_sat.iter_mut().enumerate() {
+                *m = lists.get(t as u32).iter().map(|&p| self.shape_sat[lists.layout.shape(p) as usize] / (k1 + 1.0)).fold(0.0, f64::max);
+            }
+        });
+        self.max_sat = max_sat;
     }
 
     fn term_bound(&self, term: u32, idf: f64, avgdl: f64) -> f64 {
@@ -1341,9 +1494,9 @@ struct UnreadTerm {
 }
 
 /// A distinct query term during [`Bm25Index::score_top`].
-struct PruneTerm<'a> {
+struct PruneTerm<'a, E> {
     id: u32,
-    list: &'a [Posting],
+    list: &'a [E],
     idf: f64,
     /// position of its first query token
     first: u32,
@@ -1542,6 +1695,8 @@ mod tests {
             }
             let batch = round % 2 == 0;
             let mut index;
+            // the same catalog in the packed layouts, to compare with the pair layouts
+            let mut packed_twin = None;
             // (one by one only for small sets: each add rebuilds the lists)
             if batch && docs <= 400 {
                 // the batch build's precomputed tf-1 values give the incremental build's bits
@@ -1556,9 +1711,16 @@ mod tests {
             } else if batch {
                 index = Bm25Index::from_docs(built, vocab.len());
             } else if round % 5 == 1 {
-                // the pair layout of catalogs whose terms and shapes do not fit one u32
-                index = Bm25Index::from_docs(built, vocab.len());
-                index.fwd = Forward::Wide(index.fwd.to_pairs());
+                // the other layouts: the pairs of catalogs whose terms, slots and shapes do
+                // not fit one u32, and wider packings (more shapes)
+                index = Bm25Index::from_docs(built.clone(), vocab.len());
+                packed_twin = Some(Bm25Index::from_docs(built, vocab.len()));
+                assert!(matches!(index.postings, Postings::Packed10(_)));
+                let layout = [None, Some(13), Some(16)][round / 5 % 3];
+                if layout.is_none() {
+                    index.fwd = Forward::Wide(index.fwd.to_pairs());
+                }
+                index.postings = index.postings_packed(layout);
             } else {
                 index = Bm25Index::from_docs(built, vocab.len());
                 // then removals and re-additions, which move documents to new slots
@@ -1580,6 +1742,10 @@ mod tests {
                         vocab.get(&format!("w{}", next(spread)))
                     })
                     .collect();
+                if let Some(twin) = &packed_twin {
+                    let bits = |i: &Bm25Index| i.score(&terms).iter().map(|s| (s.slot, s.score.to_bits())).collect::<Vec<_>>();
+                    assert_eq!(bits(&index), bits(twin), "round {round}");
+                }
                 for limit in [1, 2, 10, 65, 200] {
                     let exhaustive = top_by_score(index.score(&terms), limit);
                     let pruned = index.score_top_from(&terms, limit, 0);
@@ -1668,6 +1834,7 @@ mod tests {
         let mut middle = Vec::new();
         packed.each((1, 3), |t, s| middle.push((t, s)));
         assert_eq!(middle, pairs[1..3]);
+        assert_eq!([1, 2, 3, 4, 5, 1 << 20, (1 << 20) + 1].map(bits_for), [1, 1, 2, 2, 3, 20, 21]);
         // 2^29 terms need 29 bits, 5 shapes 3: 32 fit; 9 shapes need 4
         assert!(matches!(Forward::new(pairs.clone(), 1 << 29, 5), Forward::Packed { .. }));
         let wide = Forward::new(pairs.clone(), 1 << 29, 9);
@@ -1679,6 +1846,7 @@ mod tests {
         // a built catalog packs
         let (index, _) = index_of(&["alpha beta beta", "beta gamma", "delta"]);
         assert!(matches!(index.fwd, Forward::Packed { .. }));
+        assert!(!matches!(index.postings, Postings::Wide(_)));
         let (batch, vocab) = index_of(&["alpha beta beta", "beta gamma", "delta"]);
         let docs: Vec<TermCounts> = (0..3).map(|s| batch.doc(s).unwrap()).collect();
         assert!(matches!(Bm25Index::from_docs(docs, vocab.len()).fwd, Forward::Packed { .. }));
