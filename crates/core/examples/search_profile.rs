@@ -104,6 +104,9 @@ fn main() {
         }
         println!("tokenize only: {:.2} µs per query ({} tokens)", t.elapsed().as_secs_f64() * 1e6 / (rounds * sample.len()) as f64, n / rounds);
     }
+    if times.is_empty() {
+        return;
+    }
     times.sort_by(f64::total_cmp);
     let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
     println!("n={n} {} searches: p50 {:.1} µs, p95 {:.1} µs, mean {:.1} µs", times.len(), at(0.5), at(0.95), times.iter().sum::<f64>() / times.len() as f64);
