@@ -1167,17 +1167,9 @@ mod tests {
     fn matched_field_bound_keeps_the_top() {
         let mut next = crate::test_support::xorshift(21);
         let words = ["weather", "forecast", "email", "send", "calendar", "event", "issue", "review", "code", "rain", "天气", "预报", "메일", "送る"];
-        let pick = |n: u64, next: &mut dyn FnMut(u64) -> u64| (0..1 + next(n)).map(|_| words[next(words.len() as u64) as usize]).collect::<Vec<_>>().join(" ");
+        let pick = |n: u64, next: &mut dyn FnMut(u64) -> u64| random_text(&words, n, next);
         for round in 0..40 {
-            let docs: Vec<FieldDoc> = (0..20 + next(300))
-                .map(|i| {
-                    FieldDoc::new(vec![
-                        (Field::Name, format!("{}_{i}", pick(2, &mut next).replace(' ', "_"))),
-                        (Field::Description, pick(12, &mut next)),
-                        (Field::Params, pick(3, &mut next)),
-                    ])
-                })
-                .collect();
+            let docs = random_catalog(&words, 300, &mut next);
             let idx = EnhancedIndex::build(&docs);
             for _ in 0..30 {
                 let q = pick(5, &mut next);
@@ -1221,6 +1213,24 @@ mod tests {
         }
     }
 
+    /// 1 to `n` of `words`, drawn by `next`, joined by spaces.
+    fn random_text(words: &[&str], n: u64, next: &mut dyn FnMut(u64) -> u64) -> String {
+        (0..1 + next(n)).map(|_| words[next(words.len() as u64) as usize]).collect::<Vec<_>>().join(" ")
+    }
+
+    /// 20 to 20 + `spread` random documents with a name, a description and parameters.
+    fn random_catalog(words: &[&str], spread: u64, next: &mut dyn FnMut(u64) -> u64) -> Vec<FieldDoc> {
+        (0..20 + next(spread))
+            .map(|i| {
+                FieldDoc::new(vec![
+                    (Field::Name, format!("{}_{i}", random_text(words, 2, next).replace(' ', "_"))),
+                    (Field::Description, random_text(words, 12, next)),
+                    (Field::Params, random_text(words, 3, next)),
+                ])
+            })
+            .collect()
+    }
+
     /// Packed postings (one u32 each, values and coverage bits from a table of distinct
     /// pairs) search exactly as the three arrays do; a catalog with more than 256 distinct
     /// pairs keeps the arrays.
@@ -1228,23 +1238,14 @@ mod tests {
     fn packed_postings_search_as_the_arrays_do() {
         let mut next = crate::test_support::xorshift(57);
         let words = ["weather", "forecast", "email", "send", "calendar", "event", "issue", "review", "rain", "天气", "预报", "메일", "送る"];
-        let pick = |n: u64, next: &mut dyn FnMut(u64) -> u64| (0..1 + next(n)).map(|_| words[next(words.len() as u64) as usize]).collect::<Vec<_>>().join(" ");
         for round in 0..30 {
-            let docs: Vec<FieldDoc> = (0..20 + next(400))
-                .map(|i| {
-                    FieldDoc::new(vec![
-                        (Field::Name, format!("{}_{i}", pick(2, &mut next).replace(' ', "_"))),
-                        (Field::Description, pick(12, &mut next)),
-                        (Field::Params, pick(3, &mut next)),
-                    ])
-                })
-                .collect();
+            let docs = random_catalog(&words, 400, &mut next);
             let packed = EnhancedIndex::build(&docs);
             assert!(matches!(packed.postings, Postings::Packed { .. }), "round {round}");
             let mut split = EnhancedIndex::build(&docs);
             split.postings = split.postings.to_split();
             for _ in 0..20 {
-                let q = pick(5, &mut next);
+                let q = random_text(&words, 5, &mut next);
                 let bits = |v: Vec<(u32, f64)>| v.into_iter().map(|(d, s)| (d, s.to_bits())).collect::<Vec<_>>();
                 assert_eq!(bits(packed.search(&q)), bits(split.search(&q)), "round {round} {q}");
                 for limit in [1, 5] {
