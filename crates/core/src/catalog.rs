@@ -496,14 +496,39 @@ impl ToolCatalog {
             (vocab, set)
         };
         let vocab = Arc::new(vocab);
+        let vocab_len = vocab.len();
         let marks: Vec<Option<()>> = live.iter().map(|&l| l.then_some(())).collect();
-        let (entries, names, slot_entry, _) = Self::lookups(entries, marks);
-        // An indexed entry's text lives on as its document (overlays reuse that, never the
-        // text), so its description is dropped; unindexed entries keep theirs, since an
-        // overlay may index them.
-        let entries = entries.compacted(|e| e.slot.is_none());
-        let index = Box::new(Bm25Index::from_set(set, vocab.len()));
-        Self { entries, names, ranker: Ranker::Compatible { vocab, index }, slot_entry }
+        let names_and_entries = move || {
+            let (entries, names, slot_entry, _) = Self::lookups(entries, marks);
+            // An indexed entry's text lives on as its document (overlays reuse that, never
+            // the text), so its description is dropped; unindexed entries keep theirs,
+            // since an overlay may index them.
+            (entries.compacted(|e| e.slot.is_none()), names, slot_entry)
+        };
+        // (a large catalog's index and name maps are built on two threads: neither needs
+        // the other)
+        let ((entries, names, slot_entry), index) = if set.len() >= PARALLEL_MIN_DOCS {
+            // (the documents wait here for whichever thread builds the index)
+            // (the documents wait here for the one thread that builds the index: the spawned
+            // one, or this one if none could be started)
+            let docs = std::sync::Mutex::new(Some(set));
+            let index_here = || {
+                let set = docs.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+                Bm25Index::from_set(set.expect("the documents are taken once"), vocab_len)
+            };
+            std::thread::scope(|scope| {
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, index_here);
+                let named = names_and_entries();
+                match spawned.map(|handle| handle.join()) {
+                    Ok(Ok(index)) => (named, index),
+                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                    Err(_) => (named, index_here()),
+                }
+            })
+        } else {
+            (names_and_entries(), Bm25Index::from_set(set, vocab_len))
+        };
+        Self { entries, names, ranker: Ranker::Compatible { vocab, index: Box::new(index) }, slot_entry }
     }
 
     fn enhanced(entries: Entries<'_>) -> Self {
