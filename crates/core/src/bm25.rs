@@ -777,25 +777,28 @@ impl Bm25Index {
     /// (`None`), list after list as `starts` places them.
     fn postings_packed(&self, shape_bits: Option<u32>) -> Postings {
         match shape_bits {
-            Some(10) => Postings::Packed10(self.fill_lists(&self.starts, Packed::<10>)),
-            Some(13) => Postings::Packed13(self.fill_lists(&self.starts, Packed::<13>)),
-            Some(16) => Postings::Packed16(self.fill_lists(&self.starts, Packed::<16>)),
-            _ => Postings::Wide(self.fill_lists(&self.starts, Wide)),
+            Some(10) => Postings::Packed10(self.fill_lists(Packed::<10>)),
+            Some(13) => Postings::Packed13(self.fill_lists(Packed::<13>)),
+            Some(16) => Postings::Packed16(self.fill_lists(Packed::<16>)),
+            _ => Postings::Wide(self.fill_lists(Wide)),
         }
     }
 
     /// The live documents' postings in `layout`, list after list as `starts` places them.
-    fn fill_lists<L: Layout>(&self, starts: &[u32], layout: L) -> Vec<L::Entry> {
+    fn fill_lists<L: Layout>(&self, layout: L) -> Vec<L::Entry> {
+        let starts = &self.starts;
         let mut cursor: Vec<u32> = starts[..starts.len() - 1].to_vec();
         let mut postings = vec![L::Entry::default(); starts[starts.len() - 1] as usize];
-        // (a packed entry's slot must not overflow into the bits above it)
-        assert!(layout.slot(layout.entry(self.slots().saturating_sub(1) as u32, 0)) as usize == self.slots().saturating_sub(1));
+        // (a packed entry holds the largest slot and shape whole, so it holds every one)
+        let (last_slot, last_shape) = (self.slots().saturating_sub(1) as u32, self.shapes.len().saturating_sub(1) as u32);
+        let last = layout.entry(last_slot, last_shape);
+        assert!(layout.slot(last) == last_slot && layout.shape(last) == last_shape);
         for (slot, m) in self.meta.iter().enumerate().filter(|&(slot, _)| self.alive[slot]) {
             self.fwd.each(m.fwd, |term, shape| {
                 // (pruned search reads these unchecked: terms index the per-term arrays —
                 // `cursor` has one entry per term — and shapes index `shapes`; postings
                 // take their shapes from here)
-                assert!((shape as usize) < self.shapes.len() && layout.shape(layout.entry(0, shape)) == shape);
+                assert!((shape as usize) < self.shapes.len());
                 postings[cursor[term as usize] as usize] = layout.entry(slot as u32, shape);
                 cursor[term as usize] += 1;
             });
@@ -1422,9 +1425,7 @@ impl Bm25Index {
         }
         self.sat_avgdl = avgdl;
         // max_sat is only a bound: recompute it for this average length too.
-        self.max_sat.clear();
-        self.max_sat.resize(self.terms(), 0.0);
-        let mut max_sat = std::mem::take(&mut self.max_sat);
+        let mut max_sat = vec![0.0; self.terms()];
         with_lists!(self, |lists| {
             for (t, m) in max_sat.iter_mut().enumerate() {
                 *m = lists.get(t as u32).iter().map(|&p| self.shape_sat[lists.layout.shape(p) as usize] / (k1 + 1.0)).fold(0.0, f64::max);

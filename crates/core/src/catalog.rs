@@ -508,7 +508,6 @@ impl ToolCatalog {
         // (a large catalog's index and name maps are built on two threads: neither needs
         // the other)
         let ((entries, names, slot_entry), index) = if set.len() >= PARALLEL_MIN_DOCS {
-            // (the documents wait here for whichever thread builds the index)
             // (the documents wait here for the one thread that builds the index: the spawned
             // one, or this one if none could be started)
             let docs = std::sync::Mutex::new(Some(set));

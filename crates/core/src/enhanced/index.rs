@@ -249,7 +249,7 @@ enum Postings {
     /// `doc << 8 | id` of the posting's (value, coverage bits) pair in `pairs`, when a
     /// catalog has at most 256 distinct pairs (100,000 realistic tools have ~110: values
     /// depend on a few field lengths and tfs) and fewer than 2^24 documents: 4 bytes a
-    /// posting instead of 9 and one array read instead of three (100k search p50 −3–7%).
+    /// posting instead of 9 and one array read instead of three (100k search p50 −8%).
     /// (`pairs` is padded to 256, so an id indexes it without a bounds check)
     Packed { entries: Vec<u32>, pairs: Box<[(f32, u8); 256]> },
     Split { doc: Vec<u32>, val: Vec<f32>, cov: Vec<u8> },
