@@ -44,12 +44,15 @@ struct Set {
     queries: Vec<(String, Vec<String>, String)>,
     /// per tool: whether its text has CJK characters (what the fusion is told)
     cjk: Vec<bool>,
+    /// per tool: its script (see `semantic::Script`)
+    scripts: Vec<semantic::Script>,
 }
 
 impl Set {
     fn new(tools: Vec<(String, String)>, queries: Vec<(String, Vec<String>, String)>) -> Self {
         let cjk = tools.iter().map(|(id, d)| semantic::tool_has_cjk(id, d)).collect();
-        Self { tools, queries, cjk }
+        let scripts = tools.iter().map(|(id, d)| semantic::tool_script(id, d)).collect();
+        Self { tools, queries, cjk, scripts }
     }
 }
 
@@ -144,14 +147,14 @@ struct Inputs {
 fn fusion_inputs(set: &Set, model: &Arc<StaticModel>, fusion: &Fusion) -> Vec<Inputs> {
     let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
     let texts: Vec<String> = set.tools.iter().map(|(id, d)| semantic::tool_text(id, d)).collect();
-    let docs = SemanticDocs::new(model.clone(), DocVectors::build_many(model, &texts), set.cjk.clone());
+    let docs = SemanticDocs::new(model.clone(), DocVectors::build_many(model, &texts), set.scripts.clone());
     let index: HashMap<&str, u32> = set.tools.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i as u32)).collect();
     let params = SearchParams { top_k: Fusion::default().lexical_depth, min_score: 0.0, inspect_all: false };
     set.queries
         .iter()
         .map(|(q, relevant, _)| Inputs {
             lexical: enhanced.search(q, params).iter().map(|h| (h.handle, h.score)).collect(),
-            semantic: docs.top(q, MAX_SEMANTIC_DEPTH, fusion.crowding(q)),
+            semantic: docs.top(q, MAX_SEMANTIC_DEPTH, fusion),
             relevant: relevant.iter().map(|id| index[id.as_str()]).collect(),
         })
         .collect()
@@ -188,6 +191,7 @@ fn load_model(path: &str) -> Arc<StaticModel> {
     let t = Instant::now();
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let model = StaticModel::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let model = model.with_centering(env_or("CENTERING", f64::from(semantic::model::DEFAULT_CENTERING)) as f32);
     eprintln!("model {path}: dim {} vocab {} loaded in {:.1} ms", model.dim(), model.vocab_size(), t.elapsed().as_secs_f64() * 1e3);
     Arc::new(model)
 }
@@ -255,7 +259,10 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
 fn sweep(model: Arc<StaticModel>) {
     let mt = metatool_set();
     let ml = multilingual_set();
-    let (mt_in, ml_in) = (fusion_inputs(&mt, &model, &Fusion::default()), fusion_inputs(&ml, &model, &Fusion::default()));
+    // the semantic rankings are computed once, with the default crowding and same-script shares
+    // (or SAME_SCRIPT's)
+    let ranked = Fusion { same_script: env_or("SAME_SCRIPT", Fusion::default().same_script), ..Fusion::default() };
+    let (mt_in, ml_in) = (fusion_inputs(&mt, &model, &ranked), fusion_inputs(&ml, &model, &ranked));
     let scores = |mt_m: &HashMap<String, Metrics>, ml_m: &HashMap<String, Metrics>| {
         let mut v = vec![pick(mt_m, |g| g == "even").r5()];
         v.extend(LANGS.iter().map(|l| pick(ml_m, |g| in_group(g, "dev", l, "any")).r5()));
@@ -277,7 +284,7 @@ fn sweep(model: Arc<StaticModel>) {
     for k in [10.0, 60.0] {
         for latin in [0.0, 0.1, 0.3] {
             for cjk in [0.3, 0.5, 1.0] {
-                grid.push(Fusion { k, semantic_latin: latin, semantic_cjk: cjk, relative: false, ..Fusion::default() });
+                grid.push(Fusion { k, semantic_latin: latin, semantic_cjk: cjk, relative: false, ..ranked });
             }
         }
     }
@@ -286,7 +293,9 @@ fn sweep(model: Arc<StaticModel>) {
             for depth in [10, 20, 30] {
                 for spread in [0.0, 0.2, 0.3, 0.4, 0.6] {
                     for lexical_floor in [0.0, 10.0, 20.0, 30.0, 40.0, 60.0] {
-                        grid.push(Fusion { semantic_latin: latin, semantic_cjk: cjk, semantic_depth: depth, semantic_spread: spread, lexical_floor, ..Fusion::default() });
+                        for unreadable in [0.0, 0.4] {
+                            grid.push(Fusion { semantic_latin: latin, semantic_cjk: cjk, semantic_depth: depth, semantic_spread: spread, lexical_floor, unreadable, ..ranked });
+                        }
                     }
                 }
             }
@@ -304,7 +313,7 @@ fn sweep(model: Arc<StaticModel>) {
     println!("\nbest (no dev drop beyond 0.005 against enhanced, then MT-even + CJK-same + ml-all):");
     let show = |(f, v, regress): &(Fusion, Vec<f64>, f64)| {
         let kind = if f.relative { format!("rel spread {:.2} floor {:>2}", f.semantic_spread, f.lexical_floor) } else { format!("rrf k {}", f.k) };
-        println!("{kind} latin {:.1} cjk {:.1} depth {:>2}: {} regress {regress:+.4}", f.semantic_latin, f.semantic_cjk, f.semantic_depth, fmt(v));
+        println!("{kind} latin {:.1} cjk {:.2} depth {:>2} unreadable {:.1}: {} regress {regress:+.4}", f.semantic_latin, f.semantic_cjk, f.semantic_depth, f.unreadable, fmt(v));
     };
     results.iter().take(12).for_each(show);
     println!("\nbest without the spread rule:");
@@ -471,6 +480,7 @@ fn main() {
                 crowding_cjk: env_or("CROWDING_CJK", d.crowding_cjk),
                 semantic_cjk: env_or("SEMANTIC_CJK", d.semantic_cjk),
                 semantic_spread: env_or("SEMANTIC_SPREAD", d.semantic_spread),
+                same_script: env_or("SAME_SCRIPT", d.same_script),
                 ..d
             };
             quality(load_model(&path), fusion)

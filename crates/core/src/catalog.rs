@@ -923,15 +923,15 @@ impl ToolCatalog {
             }
             _ => embedded,
         };
-        let cjk = self
+        let scripts = self
             .slot_entry
             .iter()
             .map(|&pos| {
                 let e = self.entries.get(pos as usize);
-                semantic::tool_has_cjk(e.name(), e.description)
+                semantic::tool_script(e.name(), e.description)
             })
             .collect();
-        let semantic = SemanticDocs::new(model, vectors, cjk);
+        let semantic = SemanticDocs::new(model, vectors, scripts);
         self.ranker = Ranker::Hybrid(Box::new(HybridRanker { lexical: *lexical, semantic, fusion: Fusion::default() }));
         self
     }
@@ -951,7 +951,7 @@ impl ToolCatalog {
         let fusion = &hybrid.fusion;
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
-        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion.crowding(query));
+        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion);
         self.hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params)
     }
 }

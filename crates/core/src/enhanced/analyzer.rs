@@ -258,7 +258,7 @@ fn stemmer() -> &'static Stemmer {
 /// class is a word boundary (Japanese writes kanji stems, hiragana particles and
 /// okurigana, and katakana loanwords back to back).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Class {
+pub(crate) enum Class {
     /// Han ideographs and the iteration/zero marks 々 〇
     Han,
     Hiragana,
@@ -269,7 +269,7 @@ enum Class {
 }
 
 #[inline]
-fn class_of(c: char) -> Class {
+pub(crate) fn class_of(c: char) -> Class {
     match c {
         '\u{3005}'
         | '\u{3007}'

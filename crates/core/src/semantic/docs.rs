@@ -9,7 +9,8 @@
 
 use std::sync::Arc;
 
-use super::model::{normalize, Encoder, StaticModel};
+use super::model::{normalize, Encoder, Script, StaticModel};
+use super::Fusion;
 
 /// Sets at least this large embed on two threads (a thread costs tens of µs to start).
 const PARALLEL_MIN_TEXTS: usize = 2048;
@@ -71,7 +72,7 @@ impl DocVectors {
         Self { dim, rows: Vec::new(), scales: Vec::new(), sums: Vec::new() }
     }
 
-    /// Embeds each text (see [`StaticModel::embed`]) as one row, in order.
+    /// Embeds each text as [`StaticModel::embed`] does, one row each, in order.
     pub fn build<'t>(model: &StaticModel, texts: impl IntoIterator<Item = &'t str>) -> Self {
         let mut docs = Self::new(model.dim());
         let mut encoder = Encoder::new(model);
@@ -79,7 +80,8 @@ impl DocVectors {
         for text in texts {
             sum.fill(0.0);
             encoder.add_text(text, &mut sum);
-            docs.push_unnormalized(&mut sum);
+            model.finish(text, &mut sum);
+            docs.push_unit(&sum);
         }
         docs
     }
@@ -345,30 +347,40 @@ pub struct SemanticDocs {
     /// Per document: whether its text has CJK characters (see [`super::has_cjk`]), which
     /// the fusion needs to know what the model can compare with a query.
     pub cjk: Vec<bool>,
+    /// Per document: the script of its text (see [`Script`]), for the fusion's same-script
+    /// share.
+    scripts: Vec<Script>,
     /// Per document: its crowding (see [`DocVectors::crowding`]); a query's fusion says
     /// how much of it to take off the document's cosine.
     crowding: Vec<f32>,
 }
 
 impl SemanticDocs {
-    pub fn new(model: Arc<StaticModel>, vectors: DocVectors, cjk: Vec<bool>) -> Self {
+    /// `scripts`: each document's script (see [`Script::of_parts`]).
+    pub fn new(model: Arc<StaticModel>, vectors: DocVectors, scripts: Vec<Script>) -> Self {
+        let cjk: Vec<bool> = scripts.iter().map(|&s| s != Script::Latin).collect();
         let crowding = vectors.crowding(CROWDING_NEIGHBOURS, CROWDING_POOL, &cjk);
-        Self { model, vectors, cjk, crowding }
+        Self { model, vectors, cjk, scripts, crowding }
     }
 
     /// The `k` documents closest to `query`, best first, with their similarity: the
-    /// cosine less `crowding` times the document's crowding. Only documents with a positive
-    /// cosine are candidates (a query without any known token has cosine 0 with
+    /// cosine less the fusion's crowding share times the document's crowding, plus its
+    /// same-script share when the document's script is the query's. Only documents with a
+    /// positive cosine are candidates (a query without any known token has cosine 0 with
     /// everything).
-    pub fn top(&self, query: &str, k: usize, crowding: f32) -> Vec<(u32, f32)> {
+    pub fn top(&self, query: &str, k: usize, fusion: &Fusion) -> Vec<(u32, f32)> {
         if self.vectors.is_empty() || k == 0 {
             return Vec::new();
         }
+        let crowding = fusion.crowding(query);
+        let same_script = fusion.same_script as f32;
+        let script = Script::of(query);
         let v = self.model.embed(query);
         let mut values = self.vectors.cosines(&self.vectors.query(&v));
-        for (c, &crowded) in values.iter_mut().zip(&self.crowding) {
+        for ((c, &crowded), &doc_script) in values.iter_mut().zip(&self.crowding).zip(&self.scripts) {
+            let bonus = if doc_script == script { same_script } else { 0.0 };
             // (NaN is never selected)
-            *c = if *c > 0.0 { *c - crowding * crowded } else { f32::NAN };
+            *c = if *c > 0.0 { *c - crowding * crowded + bonus } else { f32::NAN };
         }
         top_k(&values, k)
     }

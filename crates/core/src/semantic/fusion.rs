@@ -9,8 +9,9 @@
 //! Adaptive, from what the query's own rankings show:
 //! - Script: the semantic weight is `semantic_cjk` for a query with any CJK character
 //!   (`any_cjk`; else interpolated by the CJK share), `semantic_latin` otherwise. The static
-//!   model's signal differs by script, and it does not cross languages: for a request in
-//!   another language than its tool it only adds noise, hence the small CJK weight. 0.15
+//!   model's signal differs by script, and before language-mean removal (below) it did not
+//!   cross languages: for a request in another language than its tool it only added noise,
+//!   hence the small CJK weight. 0.15
 //!   (was 0.1) since the crowding correction below: on the 128-tool dev half it is the best
 //!   of 0.1–0.3 (recall@5 0.557 → 0.561, MRR@10 0.482 → 0.483; cross-language CJK requests
 //!   unchanged in sum), and with the dev tools among 10,000 MetaTool distractors
@@ -32,16 +33,32 @@
 //! little; it did as well on the dev halves but misfires in large catalogs, where the top
 //! candidates are always close.
 //!
-//! - What the model cannot read counts as neutral: the static model has no signal between a
-//!   Latin-script request and a tool described in CJK text (their cosines are noise near 0),
-//!   so for a query without CJK characters every lexical candidate with CJK text gets
+//! - Language-mean removal (in the model, [`super::model::StaticModel::finish`]) and the
+//!   same-script share: each text's script mean comes off its vector, so a request and a
+//!   tool in different languages can match (dev semantic-only recall@5 of cross-language
+//!   requests 0.07 → 0.46; MetaTool even 0.526 → 0.583), and documents in the request's
+//!   script get `same_script` (0.15) added to their similarity, since without the language
+//!   component other languages' documents crowd same-language requests (same-language
+//!   semantic-only recall@5 0.83 → 0.74 without it). Chosen on the dev halves
+//!   (`examples/hybrid.rs`, `CENTERING` and `SAME_SCRIPT`; 0.1 gave more cross-language
+//!   and less same-language recall, 0.2 the reverse): hybrid dev recall@5 same-language
+//!   0.903 → 0.918 (CJK 0.942 → 0.950, zh-Hant 0.939 → 0.959), cross-language 0.323 →
+//!   0.399, all 0.561 → 0.612, every language up in recall@1/5/10 and MRR; MetaTool even
+//!   0.699 → 0.704; dev tools among 10,000 distractors zh-Hant 0.878 → 0.898.
+//!
+//! - `unreadable` (off by default since language-mean removal): for a model with no signal
+//!   between a Latin-script request and a tool described in CJK text (their cosines are
+//!   noise near 0), for a query without CJK characters every lexical candidate with CJK text gets
 //!   `unreadable` times the semantic weight (the middle of the scaled range) in place of a
 //!   semantic part. Without it, the semantic side lifts every English-described candidate
 //!   over the CJK-described ones it cannot judge. Dev: English requests for CJK-described
 //!   tools 0.531 → 0.562 recall@5 (enhanced alone: 0.562), English MRR@10 0.498 → 0.516,
 //!   English same-language unchanged; 0.25–0.4 keep it so, 0.5 and up cost same-language
 //!   requests; MetaTool has no CJK tools. CJK requests keep the plain rule (imputing there
-//!   cost dev same-language CJK recall).
+//!   cost dev same-language CJK recall). With the script means the model can compare them:
+//!   every fusion the dev sweep ranked best had the rule off, and against 0.4 it moves one
+//!   English request each way (same-language 0.761 → 0.784, cross-language 0.562 → 0.546;
+//!   MRR and recall@1 up), so it is off (0).
 //!
 //! - Crowded documents count less for CJK requests: the static model's vectors crowd, so
 //!   a few documents near many others came close to most requests in their language
@@ -104,6 +121,11 @@ pub struct Fusion {
     pub crowding_latin: f64,
     /// … and for one made only of CJK characters (as the semantic weight, see `any_cjk`).
     pub crowding_cjk: f64,
+    /// Added to the semantic similarity of a document in the query's script (see
+    /// [`super::model::Script`]). Language-mean removal makes translations comparable, but a
+    /// request's own language stays the better prior: without this, documents in other
+    /// languages crowd same-language requests.
+    pub same_script: f64,
 }
 
 impl Default for Fusion {
@@ -119,9 +141,10 @@ impl Default for Fusion {
             any_cjk: true,
             semantic_spread: 0.0,
             lexical_floor: 20.0,
-            unreadable: 0.4,
+            unreadable: 0.0,
             crowding_latin: 0.0,
             crowding_cjk: 0.5,
+            same_script: 0.15,
         }
     }
 }

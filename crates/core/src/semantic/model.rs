@@ -3,7 +3,9 @@
 //! Format (little-endian; see the model package's README): magic `MNPSEMB1`, `dim`,
 //! `vocab`, `unk_id`, `flags` (u32 each), then `vocab` piece records (u16 byte length,
 //! UTF-8 bytes, f32 unigram score), `vocab` f32 row scales, and `vocab × dim` i8 values.
-//! Token `i`'s vector is `scales[i] * vectors[i]`.
+//! Token `i`'s vector is `scales[i] * vectors[i]`. With flag bit3, per-script mean sentence
+//! vectors follow: u32 count, then per mean a u8 name length, the name (`latin`, `zh-Hans`,
+//! `zh-Hant`, `ja`, `ko`; others are skipped) and `dim` f32 values.
 
 use std::borrow::Cow;
 
@@ -15,6 +17,8 @@ const MAGIC: &[u8; 8] = b"MNPSEMB1";
 const FLAG_LOWERCASE: u32 = 1;
 const FLAG_NFKC: u32 = 2;
 const FLAG_WORD_MARKER: u32 = 4;
+/// bit3: per-script mean sentence vectors follow the rows (see [`Script`]).
+const FLAG_SCRIPT_MEANS: u32 = 8;
 const WORD_MARKER: char = '\u{2581}';
 /// Largest accepted dimension: far above any useful static model, and it bounds the
 /// per-query work a hostile file can cause.
@@ -33,6 +37,7 @@ pub enum ModelError {
     PieceNotUtf8 { index: u32 },
     NonFiniteScore { index: u32 },
     NonFiniteScale { index: u32 },
+    NonFiniteMean { script: String },
     TrailingBytes { extra: usize },
 }
 
@@ -50,6 +55,7 @@ impl std::fmt::Display for ModelError {
             Self::PieceNotUtf8 { index } => write!(f, "model piece {index} is not valid UTF-8"),
             Self::NonFiniteScore { index } => write!(f, "model piece {index} has a non-finite score"),
             Self::NonFiniteScale { index } => write!(f, "model row {index} has a non-finite scale"),
+            Self::NonFiniteMean { script } => write!(f, "model mean vector of script {script:?} has a non-finite value"),
             Self::TrailingBytes { extra } => write!(f, "model file has {extra} unexpected bytes after the vectors"),
         }
     }
@@ -96,7 +102,69 @@ pub struct StaticModel {
     vectors: Vec<i8>,
     /// Score of an unknown-character step (below every piece, as SentencePiece does).
     unk_score: f32,
+    /// Per [`Script`]: the mean unit sentence vector of text in that script, when the file
+    /// has one (see [`StaticModel::finish`]).
+    means: [Option<Box<[f32]>>; Script::COUNT],
+    /// How much of its script's mean is taken off a sentence vector.
+    centering: f32,
 }
+
+/// The script class of a text, which stands for its language: a static model's sentence
+/// vectors carry a large component shared by all text of one language (mean cosine of two
+/// unrelated same-language texts far above that of translations), so text in different
+/// languages never looks alike. Taking each script's mean off (language-mean removal) makes
+/// translations comparable. Kana means Japanese, Hangul Korean, other Han text Chinese
+/// (Traditional when at least a tenth of its Han characters fold to Simplified), the rest Latin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Script {
+    Latin = 0,
+    Simplified = 1,
+    Traditional = 2,
+    Japanese = 3,
+    Korean = 4,
+}
+
+impl Script {
+    pub const COUNT: usize = 5;
+    /// Names in the model file, by discriminant.
+    pub const NAMES: [&'static str; Script::COUNT] = ["latin", "zh-Hans", "zh-Hant", "ja", "ko"];
+
+    pub fn of(text: &str) -> Script {
+        Self::of_parts(&[text])
+    }
+
+    /// The script of the texts read as one (a tool's name and description).
+    pub fn of_parts(parts: &[&str]) -> Script {
+        use crate::enhanced::analyzer::{class_of, Class};
+        let (mut han, mut kana, mut hangul) = (0usize, false, false);
+        for c in parts.iter().flat_map(|p| p.chars()) {
+            match class_of(c) {
+                Class::Hiragana | Class::Katakana => kana = true,
+                Class::Hangul => hangul = true,
+                Class::Han => han += 1,
+                Class::Other => {}
+            }
+        }
+        if kana {
+            Script::Japanese
+        } else if hangul {
+            Script::Korean
+        } else if han == 0 {
+            Script::Latin
+        } else {
+            let folded: usize =
+                parts.iter().map(|p| p.chars().zip(fast2s::convert(p).chars()).filter(|(a, b)| a != b).count()).sum();
+            if folded > 0 && folded * 10 >= han {
+                Script::Traditional
+            } else {
+                Script::Simplified
+            }
+        }
+    }
+}
+
+/// Default share of the script mean taken off (chosen on the dev halves, `examples/hybrid.rs`).
+pub const DEFAULT_CENTERING: f32 = 1.0;
 
 impl std::fmt::Debug for StaticModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -160,6 +228,25 @@ impl StaticModel {
         }
         let table = n.checked_mul(dim as usize).ok_or(ModelError::Truncated { what: "vectors" })?;
         let vectors: Vec<i8> = r.take(table, "vectors")?.iter().map(|&b| b as i8).collect();
+        let mut means: [Option<Box<[f32]>>; Script::COUNT] = Default::default();
+        if flags & FLAG_SCRIPT_MEANS != 0 {
+            let count = r.u32("script means")?;
+            for _ in 0..count {
+                let len = r.take(1, "script means")?[0] as usize;
+                let name = String::from_utf8_lossy(r.take(len, "script means")?).into_owned();
+                let mut mean = Vec::with_capacity(dim as usize);
+                for _ in 0..dim {
+                    let x = r.f32("script means")?;
+                    if !x.is_finite() {
+                        return Err(ModelError::NonFiniteMean { script: name });
+                    }
+                    mean.push(x);
+                }
+                if let Some(k) = Script::NAMES.iter().position(|n| *n == name) {
+                    means[k] = Some(mean.into_boxed_slice());
+                }
+            }
+        }
         if r.remaining() != 0 {
             return Err(ModelError::TrailingBytes { extra: r.remaining() });
         }
@@ -173,7 +260,36 @@ impl StaticModel {
             scales,
             vectors,
             unk_score: min_score - 10.0,
+            means,
+            centering: DEFAULT_CENTERING,
         })
+    }
+
+    /// The same model taking `share` of each script's mean off sentence vectors (tuning).
+    pub fn with_centering(mut self, share: f32) -> Self {
+        self.centering = share;
+        self
+    }
+
+    /// Whether the file has a mean vector for every script.
+    pub fn has_script_means(&self) -> bool {
+        self.means.iter().all(Option::is_some)
+    }
+
+    /// Turns a sum of `text`'s token vectors into its sentence vector: L2-normalized, its
+    /// script's mean (times the centering share) taken off, normalized again. A text whose
+    /// script has no mean in the file is only normalized.
+    pub fn finish(&self, text: &str, sum: &mut [f32]) {
+        normalize(sum);
+        if self.centering == 0.0 || sum.iter().all(|&x| x == 0.0) {
+            return;
+        }
+        if let Some(mean) = &self.means[Script::of(text) as usize] {
+            for (x, m) in sum.iter_mut().zip(mean.iter()) {
+                *x -= self.centering * m;
+            }
+            normalize(sum);
+        }
     }
 
     pub fn dim(&self) -> usize {
@@ -186,7 +302,10 @@ impl StaticModel {
 
     /// Approximate heap bytes held by the model.
     pub fn heap_bytes(&self) -> usize {
-        self.pieces.heap_bytes() + self.scores.len() * 8 + self.vectors.len()
+        self.pieces.heap_bytes()
+            + self.scores.len() * 8
+            + self.vectors.len()
+            + self.means.iter().flatten().map(|m| m.len() * 4).sum::<usize>()
     }
 
     /// The text as the tokenizer sees it (NFKC, lowercase, per the flags).
@@ -304,12 +423,12 @@ impl StaticModel {
         }
     }
 
-    /// The sentence vector of `text`: mean of its token vectors, L2-normalized (all zeros
-    /// when no token carries a vector).
+    /// The sentence vector of `text`: mean of its token vectors, L2-normalized and
+    /// centred by [`Self::finish`] (all zeros when no token carries a vector).
     pub fn embed(&self, text: &str) -> Vec<f32> {
         let mut sum = vec![0.0; self.dim];
         self.add_rows(&self.tokenize(text), &mut sum);
-        normalize(&mut sum);
+        self.finish(text, &mut sum);
         sum
     }
 }

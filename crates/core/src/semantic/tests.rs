@@ -292,14 +292,15 @@ fn crowding_is_the_mean_cosine_to_the_closest_documents() {
 fn semantic_top_takes_the_crowding_share_off_the_cosine() {
     let m = tiny_model();
     let texts = ["weather forecast", "weather forecast rain", "weather", "email", "code review", "天气 预报"];
-    let docs = SemanticDocs::new(m.clone(), DocVectors::build(&m, texts), vec![false; texts.len()]);
+    let docs = SemanticDocs::new(m.clone(), DocVectors::build(&m, texts), texts.iter().map(|t| Script::of(t)).collect());
     let q = m.embed("rain forecast");
     let cosines = docs.vectors.cosines(&docs.vectors.query(&q));
-    let crowding = docs.vectors.crowding(10, 256, &[false; 6]);
-    let plain = docs.top("rain forecast", 10, 0.0);
+    let crowding = docs.vectors.crowding(10, 256, &docs.cjk);
+    let share = |w: f32| Fusion { crowding_latin: f64::from(w), same_script: 0.0, ..Fusion::default() };
+    let plain = docs.top("rain forecast", 10, &share(0.0));
     assert_eq!(plain, top_k(&cosines, 10).into_iter().filter(|&(_, c)| c > 0.0).collect::<Vec<_>>());
     for w in [0.5f32, 2.0] {
-        let top = docs.top("rain forecast", 10, w);
+        let top = docs.top("rain forecast", 10, &share(w));
         let mut expected: Vec<(u32, f32)> = (0..texts.len() as u32).filter(|&i| cosines[i as usize] > 0.0).map(|i| (i, cosines[i as usize] - w * crowding[i as usize])).collect();
         expected.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         assert_eq!(top, expected, "share {w}");
@@ -489,6 +490,7 @@ mod catalog {
         ];
         let mut c = ToolCatalog::build_hybrid(list, vec![], tiny_model());
         let score = |hits: &[crate::catalog::Hit], handle: u32| hits.iter().find(|h| h.handle == handle).map(|h| h.score);
+        c.set_fusion(crate::semantic::Fusion { unreadable: 0.4, ..crate::semantic::Fusion::default() });
         let (latin, cjk) = (c.search("weather", params(5)), c.search("天氣", params(5)));
         c.set_fusion(crate::semantic::Fusion { unreadable: 0.0, ..crate::semantic::Fusion::default() });
         let (latin_off, cjk_off) = (c.search("weather", params(5)), c.search("天氣", params(5)));
@@ -632,5 +634,123 @@ fn default_fusion_scores_stay_in_unit_range() {
             assert!(fused.iter().all(|h| h.1 > 0.0 && h.1 <= 1.0), "{query} {fused:?}");
             assert!(fused.windows(2).all(|w| w[0].1 >= w[1].1));
         }
+    }
+}
+
+/// The tiny model's bytes with flag bit3 and a mean per entry of `means` appended.
+fn with_means(means: &[(&str, [f32; 4])]) -> Vec<u8> {
+    let mut bytes = tiny_model_bytes();
+    let flags = u32::from_le_bytes(bytes[20..24].try_into().unwrap()) | 8;
+    bytes[20..24].copy_from_slice(&flags.to_le_bytes());
+    bytes.extend_from_slice(&(means.len() as u32).to_le_bytes());
+    for (name, mean) in means {
+        bytes.push(name.len() as u8);
+        bytes.extend_from_slice(name.as_bytes());
+        for x in mean {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    bytes
+}
+
+#[test]
+fn scripts_of_texts() {
+    for (text, script) in [
+        ("send an email", Script::Latin),
+        ("", Script::Latin),
+        ("天气预报 API", Script::Simplified),
+        ("查看天氣預報", Script::Traditional),
+        ("幫我開個 PR", Script::Traditional),
+        ("帮我开个 PR", Script::Simplified),
+        ("明日の天気を教えて", Script::Japanese),
+        ("東京の天氣", Script::Japanese), // kana decides, whatever the Han forms
+        ("내일 날씨 알려줘", Script::Korean),
+        ("S3에서 파일 목록", Script::Korean),
+    ] {
+        assert_eq!(Script::of(text), script, "{text}");
+    }
+    // a tool: English name, description in another script
+    assert_eq!(tool_script("weather_get", "查詢天氣預報"), Script::Traditional);
+    assert_eq!(tool_script("weather_get", "Get the forecast"), Script::Latin);
+    // one folded character among many Simplified ones stays Simplified
+    assert_eq!(Script::of("这个著名的天气预报服务可以查看明天的天气情况"), Script::Simplified);
+}
+
+/// Each script's mean (times the centering share) comes off a sentence vector before it is
+/// normalized again; scripts without a mean, share 0 and files without the section are
+/// plain normalized means.
+#[test]
+fn script_means_centre_sentence_vectors() {
+    let plain = tiny_model();
+    let means = [("latin", [0.0f32, 0.0, 0.0, 0.5]), ("zh-Hant", [0.6, 0.0, 0.0, 0.0]), ("other", [9.0; 4])];
+    let centred = StaticModel::from_bytes(&with_means(&means)).expect("model with means parses");
+    assert!(!plain.has_script_means() && !centred.has_script_means(), "three of five scripts have none");
+    let expect = |text: &str, mean: [f32; 4], share: f32| {
+        let mut v = plain.embed(text);
+        for (x, m) in v.iter_mut().zip(mean) {
+            *x -= share * m;
+        }
+        normalize(&mut v);
+        v
+    };
+    let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+    for text in ["will it rain", "send email"] {
+        assert!(close(&centred.embed(text), &expect(text, means[0].1, 1.0)), "{text}");
+    }
+    assert!(close(&centred.embed("天氣預報"), &expect("天氣預報", means[1].1, 1.0)));
+    // no mean for Simplified, Japanese or Korean text ("other" is not a script: skipped)
+    for text in ["天气", "メール送る", "날씨"] {
+        assert_eq!(centred.embed(text), plain.embed(text), "{text}");
+    }
+    let half = StaticModel::from_bytes(&with_means(&means)).unwrap().with_centering(0.5);
+    assert!(close(&half.embed("will it rain"), &expect("will it rain", means[0].1, 0.5)));
+    let off = StaticModel::from_bytes(&with_means(&means)).unwrap().with_centering(0.0);
+    assert_eq!(off.embed("will it rain"), plain.embed("will it rain"));
+    // documents are centred as queries are
+    let docs = DocVectors::build(&centred, ["will it rain", "天氣預報"]);
+    let q = docs.query(&centred.embed("will it rain"));
+    assert!((docs.cosines(&q)[0] - 1.0).abs() < 0.02);
+    // text with no known piece stays all zeros (the mean is not its vector)
+    assert!(centred.embed("zzz").iter().all(|&x| x == 0.0));
+    let all: Vec<(&str, [f32; 4])> = Script::NAMES.iter().map(|&n| (n, [0.1f32; 4])).collect();
+    assert!(StaticModel::from_bytes(&with_means(&all)).unwrap().has_script_means());
+}
+
+#[test]
+fn malformed_script_means_are_errors() {
+    let good = with_means(&[("latin", [0.0, 0.0, 0.0, 0.5])]);
+    let err = |b: &[u8]| StaticModel::from_bytes(b).expect_err("malformed");
+    assert_eq!(err(&good[..good.len() - 1]), ModelError::Truncated { what: "script means" });
+    // the flag without a section
+    let no_section = &good[..tiny_model_bytes().len()];
+    assert_eq!(err(no_section), ModelError::Truncated { what: "script means" });
+    let mut nan = good.clone();
+    let at = nan.len() - 4;
+    nan[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+    assert_eq!(err(&nan), ModelError::NonFiniteMean { script: "latin".into() });
+    let mut extra = good.clone();
+    extra.push(0);
+    assert_eq!(err(&extra), ModelError::TrailingBytes { extra: 1 });
+    // a forged count cannot allocate past the file
+    let mut forged = tiny_model_bytes();
+    forged[20] |= 8;
+    forged.extend_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(err(&forged), ModelError::Truncated { what: "script means" });
+}
+
+/// The same-script share lifts documents in the query's script over equally close ones in
+/// other scripts.
+#[test]
+fn same_script_share_prefers_the_query_script() {
+    let m = tiny_model();
+    let texts = ["weather", "天氣"];
+    let docs = SemanticDocs::new(m.clone(), DocVectors::build(&m, texts), texts.iter().map(|t| Script::of(t)).collect());
+    let fusion = |same: f64| Fusion { same_script: same, crowding_latin: 0.0, crowding_cjk: 0.0, ..Fusion::default() };
+    for (query, first) in [("weather", 0u32), ("天氣", 1)] {
+        let plain = docs.top(query, 2, &fusion(0.0));
+        assert!((plain[0].1 - plain[1].1).abs() < 0.02, "both documents are the weather axis");
+        let top = docs.top(query, 2, &fusion(0.3));
+        assert_eq!(top[0].0, first, "{query}");
+        assert!((top[0].1 - plain.iter().find(|d| d.0 == first).unwrap().1 - 0.3).abs() < 1e-6);
     }
 }

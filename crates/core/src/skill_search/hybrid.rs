@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{SearchMode, SkillIndex, SkillInput};
 use crate::enhanced::EnhancedIndex;
-use crate::semantic::model::{normalize, Encoder};
+use crate::semantic::model::Encoder;
 use crate::semantic::{self, tool_text, DocVectors, Fusion, SemanticDocs, StaticModel};
 
 /// Weight of the body's unit vector next to the name + description's.
@@ -28,10 +28,11 @@ impl SkillSemantic {
         for s in skills {
             meta.fill(0.0);
             body.fill(0.0);
-            encoder.add_text(&tool_text(&s.name, &s.description), &mut meta);
+            let summary = tool_text(&s.name, &s.description);
+            encoder.add_text(&summary, &mut meta);
             encoder.add_text(&s.instructions, &mut body);
-            normalize(&mut meta);
-            normalize(&mut body);
+            model.finish(&summary, &mut meta);
+            model.finish(&s.instructions, &mut body);
             for (m, b) in meta.iter_mut().zip(&body) {
                 *m += BODY_WEIGHT * b;
             }
@@ -39,15 +40,15 @@ impl SkillSemantic {
         }
         drop(encoder);
         // (a skill's language is its summary's; the body only adds to the vector)
-        let cjk = skills.iter().map(|s| semantic::tool_has_cjk(&s.name, &s.description)).collect();
-        Self { docs: SemanticDocs::new(model, vectors, cjk), fusion: Fusion::default() }
+        let scripts = skills.iter().map(|s| semantic::tool_script(&s.name, &s.description)).collect();
+        Self { docs: SemanticDocs::new(model, vectors, scripts), fusion: Fusion::default() }
     }
 
     /// Fused `(skill, score)` best first; `want` skills are needed after de-duplication.
     pub(super) fn rank(&self, lexical: &EnhancedIndex, query: &str, want: usize, names_unique: bool) -> Vec<(u32, f64)> {
         let depth = self.fusion.lexical_depth.max(want);
         let lexical = if names_unique { lexical.search_top(query, depth) } else { lexical.search(query) };
-        let semantic = self.docs.top(query, self.fusion.semantic_depth.max(want), self.fusion.crowding(query));
+        let semantic = self.docs.top(query, self.fusion.semantic_depth.max(want), &self.fusion);
         self.fusion.fuse(query, &lexical, &semantic, &self.docs.cjk)
     }
 }
