@@ -19,6 +19,8 @@ interface Parsed {
   scores: Float32Array;
   scales: Float32Array;
   vectors: Int8Array;
+  /** flags bit3: per-script mean sentence vectors after the rows */
+  means: Map<string, Float32Array>;
 }
 
 function parse(buf: Buffer): Parsed {
@@ -40,9 +42,24 @@ function parse(buf: Buffer): Parsed {
   const scales = new Float32Array(vocab);
   for (let i = 0; i < vocab; i++) scales[i] = buf.readFloatLE(pos + 4 * i);
   pos += 4 * vocab;
-  expect(buf.length - pos).toBe(vocab * dim); // vectors fill the rest exactly
   const vectors = new Int8Array(buf.buffer, buf.byteOffset + pos, vocab * dim);
-  return { dim, vocab, unkId, flags, pieces, scores, scales, vectors };
+  pos += vocab * dim;
+  const means = new Map<string, Float32Array>();
+  if (flags & 8) {
+    const count = buf.readUInt32LE(pos);
+    pos += 4;
+    for (let k = 0; k < count; k++) {
+      const len = buf.readUInt8(pos);
+      const name = decoder.decode(buf.subarray(pos + 1, pos + 1 + len));
+      pos += 1 + len;
+      const mean = new Float32Array(dim);
+      for (let d = 0; d < dim; d++) mean[d] = buf.readFloatLE(pos + 4 * d);
+      pos += 4 * dim;
+      means.set(name, mean);
+    }
+  }
+  expect(pos).toBe(buf.length); // nothing after the last section
+  return { dim, vocab, unkId, flags, pieces, scores, scales, vectors, means };
 }
 
 const meta = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
@@ -50,14 +67,26 @@ const bin = readFileSync(join(dir, 'model.bin'));
 const model = parse(bin);
 
 describe('model.bin', () => {
-  it('header agrees with model.json and sets the NFKC, lowercase and U+2581 flags', () => {
+  it('header agrees with model.json and sets the NFKC, lowercase, U+2581 and script-means flags', () => {
     expect(meta.format).toBe('mnp-static-embedding');
     expect(meta.version).toBe(1);
     expect(model.dim).toBe(meta.dim);
     expect(model.vocab).toBe(meta.vocabSize);
     expect([128, 256]).toContain(model.dim);
-    expect(model.flags).toBe(0b111);
+    expect(model.flags).toBe(0b1111);
     expect(meta.normalization).toBe('nfkc-lower');
+  });
+
+  it('has a finite mean sentence vector per script (language-mean removal), as model.json says', () => {
+    expect([...model.means.keys()]).toEqual(['latin', 'zh-Hans', 'zh-Hant', 'ja', 'ko']);
+    expect(Object.keys(meta.scriptMeans.texts)).toEqual([...model.means.keys()]);
+    for (const [name, mean] of model.means) {
+      const norm = Math.hypot(...mean);
+      // a mean of unit vectors that share a language component: well inside the unit ball
+      expect(norm, name).toBeGreaterThan(0.2);
+      expect(norm, name).toBeLessThan(1);
+      expect(meta.scriptMeans.texts[name], name).toBeGreaterThan(5000);
+    }
   });
 
   it('sha256 of model.bin is the one model.json records', () => {
@@ -113,7 +142,7 @@ describe('model package', () => {
 
   it('package.json names the package, MIT, and lists only files that exist', () => {
     expect(pkg.name).toBe('mastra-native-processors-model-multilingual');
-    expect(pkg.version).toBe('0.1.0');
+    expect(pkg.version).toBe('0.2.0');
     expect(pkg.license).toBe('MIT');
     expect(pkg.main).toBe('index.js');
     for (const f of ['model.bin', 'model.json', 'LICENSE', 'NOTICE.md', 'README.md']) expect(pkg.files).toContain(f);

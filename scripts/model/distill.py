@@ -24,13 +24,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from sptok import Unigram  # noqa: E402
 from teacher import Teacher  # noqa: E402
+from script_means import HA_VERSION, script_means  # noqa: E402
 from vocab import META, piece_kept  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 CACHE = os.path.join(REPO, ".tools", "distill-cache")
 OUT_DIR = os.path.join(REPO, "packages", "model-multilingual")
 MAGIC = b"MNPSEMB1"
-FLAG_LOWERCASE, FLAG_NFKC, FLAG_META = 1, 2, 4
+FLAG_LOWERCASE, FLAG_NFKC, FLAG_META, FLAG_SCRIPT_MEANS = 1, 2, 4, 8
 BATCH = 250
 
 # Final choices (tuned on dev data with evaluate.py; see README.md).
@@ -164,9 +165,23 @@ class Student:
         scales = np.frombuffer(buf, dtype="<f4", count=n, offset=pos)
         pos += 4 * n
         vectors = np.frombuffer(buf, dtype=np.int8, count=n * dim, offset=pos).reshape(n, dim)
-        if pos + n * dim != len(buf):
-            raise ValueError(f"{path}: {len(buf) - pos - n * dim} trailing bytes")
-        return cls(pieces, scores, unk_id, flags, scales, vectors)
+        pos += n * dim
+        means = []
+        if flags & FLAG_SCRIPT_MEANS:
+            (count,) = struct.unpack_from("<I", buf, pos)
+            pos += 4
+            for _ in range(count):
+                ln = buf[pos]
+                name = buf[pos + 1 : pos + 1 + ln].decode("utf-8")
+                pos += 1 + ln
+                means.append((name, np.frombuffer(buf, dtype="<f4", count=dim, offset=pos).copy()))
+                pos += 4 * dim
+        if pos != len(buf):
+            raise ValueError(f"{path}: {len(buf) - pos} trailing bytes")
+        # (embed() here gives the uncentred sentence vectors, which the means are made from)
+        student = cls(pieces, scores, unk_id, flags & ~FLAG_SCRIPT_MEANS, scales, vectors)
+        student.means = means
+        return student
 
 
 def assemble(teacher, ids, rows):
@@ -187,14 +202,22 @@ def assemble(teacher, ids, rows):
     return Student(pieces, scores, 0, flags, scales, q)
 
 
-def write_model(student, out_dir, meta):
+def write_model(student, out_dir, meta, means=()):
+    """model.bin (with the per-script means section and flag bit3 when `means` are given:
+    [(name, float vector)]) and model.json (meta + sha256)."""
     os.makedirs(out_dir, exist_ok=True)
-    parts = [MAGIC, struct.pack("<4I", student.dim, len(student.pieces), student.unk_id, student.flags)]
+    flags = student.flags | (FLAG_SCRIPT_MEANS if means else 0)
+    parts = [MAGIC, struct.pack("<4I", student.dim, len(student.pieces), student.unk_id, flags)]
     for p, sc in zip(student.pieces, student.scores):
         b = p.encode("utf-8")
         parts.append(struct.pack("<H", len(b)) + b + struct.pack("<f", float(sc)))
     parts.append(student.scales.astype("<f4").tobytes())
     parts.append(student.vectors.astype(np.int8).tobytes())
+    if means:
+        parts.append(struct.pack("<I", len(means)))
+        for name, vec in means:
+            b = name.encode("utf-8")
+            parts.append(struct.pack("<B", len(b)) + b + np.asarray(vec, dtype="<f4").tobytes())
     data = b"".join(parts)
     with open(os.path.join(out_dir, "model.bin"), "wb") as f:
         f.write(data)
@@ -247,7 +270,12 @@ def cmd_build(args):
     student = assemble(teacher, ids, rows)
     teacher_input = " + ".join(f"<s> {p}: piece </s>" if p != "none" else "<s> piece </s>" for p in prompts)
     meta = model_meta(args.dim, len(student.pieces), explained, args.sif, teacher_input, args.created)
-    size, sha = write_model(student, args.out, meta)
+    means, sizes = script_means(student, os.path.join(CACHE, "script-means"), log)
+    meta["scriptMeans"] = {
+        "corpus": f"Home Assistant {HA_VERSION} integration translations (PyPI homeassistant, Apache-2.0)",
+        "texts": sizes,
+    }
+    size, sha = write_model(student, args.out, meta, means)
     log(f"wrote {args.out}/model.bin: {len(student.pieces)} pieces, D={args.dim}, {size} bytes, sha256 {sha}, "
         f"PCA keeps {explained:.1%} of variance, {time.time() - t0:.0f} s")
 
