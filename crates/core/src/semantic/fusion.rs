@@ -36,10 +36,11 @@
 //! - Language-mean removal (in the model, [`super::model::StaticModel::finish`]) and the
 //!   same-script share: each text's script mean comes off its vector, so a request and a
 //!   tool in different languages can match (dev semantic-only recall@5 of cross-language
-//!   requests 0.07 → 0.46; MetaTool even 0.526 → 0.583), and documents in the request's
-//!   script get `same_script` (0.15) added to their similarity, since without the language
-//!   component other languages' documents crowd same-language requests (same-language
-//!   semantic-only recall@5 0.83 → 0.74 without it). Chosen on the dev halves
+//!   requests 0.07 → 0.60 with the means alone, 0.34 with the share below; MetaTool even
+//!   0.526 → 0.583), and documents in the request's script get `same_script` (0.15) added
+//!   to their similarity, since without the language component other languages' documents
+//!   crowd same-language requests (same-language semantic-only recall@5 0.83 → 0.74 with
+//!   the means alone, 0.87 with the share). Chosen on the dev halves
 //!   (`examples/hybrid.rs`, `CENTERING` and `SAME_SCRIPT`; 0.1 gave more cross-language
 //!   and less same-language recall, 0.2 the reverse): hybrid dev recall@5 same-language
 //!   0.903 → 0.918 (CJK 0.942 → 0.950, zh-Hant 0.939 → 0.959), cross-language 0.323 →
