@@ -2,7 +2,7 @@
 // A tiny hand-made model (written by this spec in the model.bin format) shows the mechanics:
 // a request sharing no word with any description is found only by hybrid, CJK requests reach
 // English descriptions; options and model loading fail with errors naming what to fix.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -265,6 +265,64 @@ describe('hybrid with the distilled model', () => {
       got.push([query, enhanced.length, hybrid[0]?.name]);
     }
     expect(got).toEqual(PARAPHRASES.map(([query, tool]) => [query, 0, tool]));
+  });
+
+  it('ToolSearchProcessor: CJK requests find English-described tools among look-alike CRUD tools', async () => {
+    // a large integration catalog's filler: 100 near-identical tools
+    const list: Array<[string, string]> = [];
+    for (const service of ['github', 'jira', 'slack', 'stripe', 'notion'])
+      for (const action of ['create', 'update', 'delete', 'list'])
+        for (const object of ['issue', 'ticket', 'message', 'invoice', 'page']) list.push([`${service}_${action}_${object}`, `${action} a ${object} in ${service}`]);
+    list.push(
+      ['get_weather', 'Get the current weather forecast and temperature for a city'],
+      ['send_email', 'Send an email to a recipient with a subject and body'],
+      ['translate_text', 'Translate text from one language into another'],
+      ['book_flight', 'Book an airline flight between two airports on a date'],
+    );
+    const tools = toolsOf(list);
+    const requests: Array<[string, string]> = [
+      ['明天上海的天气怎么样', 'get_weather'],
+      ['東京の天気を教えて', 'get_weather'],
+      ['동료에게 이메일을 보내 주세요', 'send_email'],
+      ['来週の大阪行きの飛行機を予約したい', 'book_flight'],
+      ['把这段话翻译成英语', 'translate_text'],
+    ];
+    const got = [];
+    for (const [query] of requests) got.push([query, (await toolResults({ mode: 'hybrid', model: REPO_MODEL }, query, tools))[0]?.name]);
+    expect(got).toEqual(requests);
+  });
+
+  it('script means bring a request closer to its translation than to unrelated text in its own language', () => {
+    // The same model without its script-means section (flag bit3 cleared, section cut off).
+    const file = join(REPO_MODEL, 'model.bin');
+    const buf = readFileSync(file);
+    const dim = buf.readUInt32LE(8);
+    const section = 4 + ['latin', 'zh-Hans', 'zh-Hant', 'ja', 'ko'].reduce((n, s) => n + 1 + s.length + 4 * dim, 0);
+    const bare = Buffer.from(buf.subarray(0, buf.length - section));
+    bare.writeUInt32LE(buf.readUInt32LE(20) & ~8, 20);
+    const bareFile = join(dir, 'no-means.bin');
+    writeFileSync(bareFile, bare);
+    const withMeans = NativeSemanticModel.load(file);
+    const without = NativeSemanticModel.load(bareFile);
+    const cos = (m: any, x: string, y: string) => {
+      const [u, v] = [m.embed(x), m.embed(y)];
+      return u.reduce((s: number, a: number, i: number) => s + a * v[i], 0);
+    };
+    // [request, its English translation, an unrelated request in the request's language]
+    const cases: Array<[string, string, string]> = [
+      ['明天的天气预报', "tomorrow's weather forecast", '发送一封电子邮件'],
+      ['查詢明天的天氣', 'check the weather tomorrow', '寄一封電子郵件'],
+      ['東京のホテルを予約する', 'book a hotel in Tokyo', '音楽を再生する'],
+    ];
+    for (const [request, translation, unrelated] of cases) {
+      // without the means the language wins; with them the meaning does
+      expect(cos(without, request, translation), request).toBeLessThan(cos(without, request, unrelated));
+      expect(cos(withMeans, request, translation), request).toBeGreaterThan(cos(withMeans, request, unrelated));
+    }
+    // Korean sentences sharing only their polite ending still look alike, but less so
+    const [ko, en, other] = ['음악을 재생해 줘', 'play some music', '호텔을 예약해 줘'];
+    expect(cos(withMeans, ko, en)).toBeGreaterThan(cos(without, ko, en) + 0.1);
+    expect(cos(withMeans, ko, other)).toBeLessThan(cos(without, ko, other) - 0.1);
   });
 
   it('SkillSearchProcessor: a paraphrase found only by hybrid', async () => {
