@@ -129,8 +129,9 @@ def quantize(rows):
 class Student:
     """The static model as the format defines it; built in memory or parsed from model.bin."""
 
-    def __init__(self, pieces, scores, unk_id, flags, scales, vectors):
+    def __init__(self, pieces, scores, unk_id, flags, scales, vectors, means=()):
         self.pieces, self.scores, self.unk_id, self.flags = pieces, scores, unk_id, flags
+        self.means = list(means)  # [(script name, mean vector)] read from a file's section
         self.scales = np.asarray(scales, dtype=np.float32)
         self.vectors = np.asarray(vectors, dtype=np.int8)
         self.dim = self.vectors.shape[1]
@@ -179,9 +180,7 @@ class Student:
         if pos != len(buf):
             raise ValueError(f"{path}: {len(buf) - pos} trailing bytes")
         # (embed() here gives the uncentred sentence vectors, which the means are made from)
-        student = cls(pieces, scores, unk_id, flags & ~FLAG_SCRIPT_MEANS, scales, vectors)
-        student.means = means
-        return student
+        return cls(pieces, scores, unk_id, flags & ~FLAG_SCRIPT_MEANS, scales, vectors, means)
 
 
 def assemble(teacher, ids, rows):

@@ -50,8 +50,8 @@ struct Set {
 
 impl Set {
     fn new(tools: Vec<(String, String)>, queries: Vec<(String, Vec<String>, String)>) -> Self {
-        let cjk = tools.iter().map(|(id, d)| semantic::tool_has_cjk(id, d)).collect();
-        let scripts = tools.iter().map(|(id, d)| semantic::tool_script(id, d)).collect();
+        let scripts: Vec<semantic::Script> = tools.iter().map(|(id, d)| semantic::tool_script(id, d)).collect();
+        let cjk = scripts.iter().map(|&s| s != semantic::Script::Latin).collect();
         Self { tools, queries, cjk, scripts }
     }
 }

@@ -344,7 +344,7 @@ fn dots_portable(rows: &[i8], q: &[i8], dim: usize, out: &mut [f32]) {
 pub struct SemanticDocs {
     pub model: Arc<StaticModel>,
     pub vectors: DocVectors,
-    /// Per document: whether its text has CJK characters (see [`super::has_cjk`]), which
+    /// Per document: whether its text has CJK characters (its script is not Latin), which
     /// the fusion needs to know what the model can compare with a query.
     pub cjk: Vec<bool>,
     /// Per document: the script of its text (see [`Script`]), for the fusion's same-script
@@ -375,7 +375,7 @@ impl SemanticDocs {
         let crowding = fusion.crowding(query);
         let same_script = fusion.same_script as f32;
         let script = Script::of(query);
-        let v = self.model.embed(query);
+        let v = self.model.embed_as(query, script);
         let mut values = self.vectors.cosines(&self.vectors.query(&v));
         for ((c, &crowded), &doc_script) in values.iter_mut().zip(&self.crowding).zip(&self.scripts) {
             let bonus = if doc_script == script { same_script } else { 0.0 };

@@ -15,18 +15,6 @@ pub use docs::{DocVectors, SemanticDocs};
 pub use fusion::Fusion;
 pub use model::{ModelError, Script, StaticModel};
 
-/// Whether `text` has a CJK (Han, kana or Hangul) character: the documents the fusion
-/// treats as unreadable for a Latin-script query (see [`fusion`]).
-pub fn has_cjk(text: &str) -> bool {
-    text.chars().any(crate::enhanced::analyzer::is_cjk)
-}
-
-/// Whether a tool's (or skill's) name or description has CJK characters: what the fusion
-/// is told of each document.
-pub fn tool_has_cjk(name: &str, description: &str) -> bool {
-    has_cjk(name) || has_cjk(description)
-}
-
 /// The script of a tool's (or skill's) name and description read as one: what the fusion
 /// compares with a query's for its same-script share.
 pub fn tool_script(name: &str, description: &str) -> Script {

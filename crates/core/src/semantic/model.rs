@@ -280,11 +280,16 @@ impl StaticModel {
     /// script's mean (times the centering share) taken off, normalized again. A text whose
     /// script has no mean in the file is only normalized.
     pub fn finish(&self, text: &str, sum: &mut [f32]) {
+        self.finish_as(Script::of(text), sum);
+    }
+
+    /// [`Self::finish`] for a text whose script the caller already knows.
+    pub fn finish_as(&self, script: Script, sum: &mut [f32]) {
         normalize(sum);
         if self.centering == 0.0 || sum.iter().all(|&x| x == 0.0) {
             return;
         }
-        if let Some(mean) = &self.means[Script::of(text) as usize] {
+        if let Some(mean) = &self.means[script as usize] {
             for (x, m) in sum.iter_mut().zip(mean.iter()) {
                 *x -= self.centering * m;
             }
@@ -426,9 +431,14 @@ impl StaticModel {
     /// The sentence vector of `text`: mean of its token vectors, L2-normalized and
     /// centred by [`Self::finish`] (all zeros when no token carries a vector).
     pub fn embed(&self, text: &str) -> Vec<f32> {
+        self.embed_as(text, Script::of(text))
+    }
+
+    /// [`Self::embed`] for a text whose script the caller already knows.
+    pub fn embed_as(&self, text: &str, script: Script) -> Vec<f32> {
         let mut sum = vec![0.0; self.dim];
         self.add_rows(&self.tokenize(text), &mut sum);
-        self.finish(text, &mut sum);
+        self.finish_as(script, &mut sum);
         sum
     }
 }

@@ -25,13 +25,16 @@ impl SkillSemantic {
         let mut vectors = DocVectors::new(dim);
         let mut encoder = Encoder::new(&model);
         let (mut meta, mut body) = (vec![0.0; dim], vec![0.0; dim]);
+        // (a skill's language is its summary's; the body only adds to the vector)
+        let mut scripts = Vec::with_capacity(skills.len());
         for s in skills {
             meta.fill(0.0);
             body.fill(0.0);
-            let summary = tool_text(&s.name, &s.description);
-            encoder.add_text(&summary, &mut meta);
+            let script = semantic::tool_script(&s.name, &s.description);
+            scripts.push(script);
+            encoder.add_text(&tool_text(&s.name, &s.description), &mut meta);
             encoder.add_text(&s.instructions, &mut body);
-            model.finish(&summary, &mut meta);
+            model.finish_as(script, &mut meta);
             model.finish(&s.instructions, &mut body);
             for (m, b) in meta.iter_mut().zip(&body) {
                 *m += BODY_WEIGHT * b;
@@ -39,8 +42,6 @@ impl SkillSemantic {
             vectors.push_unnormalized(&mut meta);
         }
         drop(encoder);
-        // (a skill's language is its summary's; the body only adds to the vector)
-        let scripts = skills.iter().map(|s| semantic::tool_script(&s.name, &s.description)).collect();
         Self { docs: SemanticDocs::new(model, vectors, scripts), fusion: Fusion::default() }
     }
 
