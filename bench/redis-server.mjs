@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveRedisServer } from '../scripts/lib/redis-server.mjs';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -16,11 +17,11 @@ function freePort() {
   });
 }
 
-/** Starts redis-server (no persistence) and waits until it accepts connections; killed at exit. */
+/** Starts redis-server (the system's, else valkey-server from PyPI; no persistence) and waits until it accepts connections; killed at exit. */
 export async function startServer() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mnp-bench-redis-'));
   const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+  const proc = spawn(resolveRedisServer({ log: (m) => console.error(m) }), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: 'ignore',
   });
   const stop = () => {

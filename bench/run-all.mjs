@@ -22,6 +22,6 @@ printTable('SkillSearchProcessor', await skillSearch.run());
 printTable('Import time (fresh process each, median of 7)', await importTime.run());
 await (await import('./event-loop.mjs')).report({ quick });
 
-// storage: redisStore(client) needs a redis-server to talk to: only when one is installed.
+// storage: redisStore(client) needs a Redis-compatible server (the system's, else valkey-server from PyPI).
 if (storesProcessor.hasRedisServer()) storesProcessor.printStoresTable(await storesProcessor.run({ quick }));
-else console.log('\n(storage: redisStore benchmark skipped: redis-server is not on PATH)');
+else console.log('\n(storage: redisStore benchmark skipped: no Redis-compatible server could be had, see above)');

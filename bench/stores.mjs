@@ -7,7 +7,7 @@
 //   REDIS_URL=redis://127.0.0.1:6379 node bench/stores.mjs   # use a running server (flushes nothing; keys under mastra:bench:)
 //   STEPS=5000 node bench/stores.mjs
 //
-// Needs redis-server on PATH (Debian: apt-get install redis-server) unless REDIS_URL is set.
+// Starts redis-server (the system's, else valkey-server from PyPI) unless REDIS_URL is set.
 import { createRequire } from 'node:module';
 import { percentile } from './util.mjs';
 import { startServer } from './redis-server.mjs';
