@@ -24,7 +24,7 @@
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { resolveThreadIdFor, threadKey } = require('./thread-id.js');
+const { resolveThreadIdFor, sharedThreadKey } = require('./thread-id.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
 const { host } = require('./host.js');
 const { checkOptions } = require('./options.js');
@@ -603,7 +603,7 @@ class SkillSearchProcessor {
 
   /** With a store: a promise of `{ ok, error? }` that never rejects (bounded). */
   clearState(threadId = 'default') {
-    if (this.#shared) return settledOf(this.#shared.clear(threadKey(threadId || 'default')));
+    if (this.#shared) return settledOf(this.#shared.clear(sharedThreadKey(threadId, 'SkillSearchProcessor.clearState')));
     this.threadLoadedSkills.delete(threadId);
   }
 
@@ -942,7 +942,7 @@ class SkillSearchProcessor {
     // Difference 6 on 1.58/1.59 (the host's own rule on 1.60+): the memory thread before 'default'.
     const threadId = resolveThreadIdFor(args.requestContext, this.#memoryThread) || 'default';
     const shared = this.#shared;
-    const storeKey = shared ? threadKey(threadId) : undefined;
+    const storeKey = shared ? sharedThreadKey(threadId, 'SkillSearchProcessor') : undefined;
     const threadState = shared ? undefined : this.#getThreadState(threadId);
     const configuredSkills = this.workspace.skills;
 

@@ -7,7 +7,7 @@ const { hostModulesOf, perZod } = require('./host-modules.js');
 const { checkOptions } = require('./options.js');
 const native = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { resolveThreadIdFor, threadKey } = require('./thread-id.js');
+const { resolveThreadIdFor, threadKey, sharedThreadKey } = require('./thread-id.js');
 const { host } = require('./host.js');
 const { extractParamFields } = require('./schema-fields.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
@@ -494,12 +494,12 @@ class SharedNames {
   }
 
   async loadedNames(threadId) {
-    return (await this.guard.load(threadKey(threadId || 'default'))).names;
+    return (await this.guard.load(sharedThreadKey(threadId || 'default', 'ToolSearchProcessor'))).names;
   }
 
   /** Resolves `{ ok }`; `ok: false` means the names may not have been stored. */
   addLoaded(names, threadId) {
-    return this.guard.add(threadKey(threadId || 'default'), names);
+    return this.guard.add(sharedThreadKey(threadId || 'default', 'ToolSearchProcessor'), names);
   }
 
   cleanup() {
@@ -1003,7 +1003,7 @@ class ToolSearchProcessor {
    * store, returns a promise of `{ ok, error? }` that never rejects (bounded like every call).
    */
   clearState(threadId = 'default') {
-    if (this.#shared) return settledOf(this.#shared.guard.clear(threadKey(threadId || 'default')));
+    if (this.#shared) return settledOf(this.#shared.guard.clear(sharedThreadKey(threadId, 'ToolSearchProcessor.clearState')));
     if (this.#store instanceof InMemoryNames) this.#store.native.clear(threadKey(threadId));
   }
 
