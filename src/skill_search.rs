@@ -67,7 +67,7 @@ impl NativeSkillIndex {
     /// (one document per skill; `substring` is then ignored).
     // Parallel arrays are the cheap way across the boundary; a struct would copy every text.
     #[allow(clippy::too_many_arguments)]
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(
         names: Vec<String>,
         descriptions: Vec<String>,
@@ -91,7 +91,7 @@ impl NativeSkillIndex {
 
     /// Hybrid index (enhanced, fused with `model`'s ranking); arguments as the constructor's.
     #[allow(clippy::too_many_arguments)]
-    #[napi(factory)]
+    #[napi(factory, catch_unwind)]
     pub fn hybrid(
         names: Vec<String>,
         descriptions: Vec<String>,
@@ -107,7 +107,7 @@ impl NativeSkillIndex {
 
     /// Ranked documents with the reference's `topK` (documents, not skills; skills in enhanced
     /// mode) and `minScore`.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn search(&self, query: String, top_k: f64, min_score: f64) -> NativeSkillHits {
         let hits = self.inner.search(&query, top_k, min_score);
         NativeSkillHits {
@@ -118,33 +118,33 @@ impl NativeSkillIndex {
     }
 
     /// Number of skills.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn skill_count(&self) -> u32 {
         self.inner.skill_count() as u32
     }
 
     /// Indexed documents (SKILL.md bodies + readable references).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn document_count(&self) -> u32 {
         self.inner.document_count() as u32
     }
 
     /// Distinct terms (0 in enhanced mode).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn term_count(&self) -> u32 {
         self.inner.term_count() as u32
     }
 }
 
 /// The workspace search engine's default tokenizer (exposed for tests and diagnostics).
-#[napi]
+#[napi(catch_unwind)]
 pub fn native_workspace_tokens(text: String) -> Vec<String> {
     mastra_native_core::skill_search::workspace_tokens(&text)
 }
 
 /// "Did you mean" for `load_skill` in enhanced mode: indices into `candidates`, best first
 /// (edit distance, shared words, substrings), at most `limit`.
-#[napi]
+#[napi(catch_unwind)]
 pub fn native_skill_suggestions(requested: String, candidates: Vec<String>, limit: u32) -> Vec<u32> {
     let names: Vec<&str> = candidates.iter().map(String::as_str).collect();
     mastra_native_core::enhanced::suggest(&requested, &names, limit as usize)

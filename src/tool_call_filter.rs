@@ -56,7 +56,7 @@ fn prefix<'a, T>(values: &'a [T], length: usize, what: &str) -> Result<&'a [T]> 
 /// `ints` receives, when the step window is enabled, `[new_count, new_ids..., seen_count,
 /// seen_ids...]`, then `[segment_count, segments...]` for each part turned into text. Returns how
 /// many ints were written. `actions` receives one byte per message, part and invocation entry.
-#[napi(js_name = "nativeToolCallFilterDecide")]
+#[napi(js_name = "nativeToolCallFilterDecide", catch_unwind)]
 #[allow(clippy::too_many_arguments)]
 pub fn native_tool_call_filter_decide(
     header: &[i32],
@@ -142,7 +142,7 @@ const PRESERVE_RUN_STEPS: i32 = 2;
 /// when the header says the history is known). `step` is the step-window state
 /// `[seen_count, seen..., group_count, (group_len, ids...)..., 0]` for the run-steps strategy.
 /// Returns how many ints were written.
-#[napi(js_name = "nativeToolCallFilterDecidePrompt")]
+#[napi(js_name = "nativeToolCallFilterDecidePrompt", catch_unwind)]
 #[allow(clippy::too_many_arguments)]
 pub fn native_tool_call_filter_decide_prompt(
     header: &[i32],

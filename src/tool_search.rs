@@ -171,7 +171,7 @@ pub struct NativeToolCatalog {
 impl NativeToolCatalog {
     /// Builds from entries in `Object.entries` order; handles are 0..n. With `params`
     /// (one parameter text per tool) the catalog ranks with the enhanced analysis.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(
         keys: Vec<String>,
         ids: Vec<Option<String>>,
@@ -190,7 +190,7 @@ impl NativeToolCatalog {
     /// constructor). With `validate`, ambiguous catalogs are rejected with the upstream
     /// message; `acceptKeyConflicts` lets a key equal another tool's id (resolved key-first,
     /// as every host does).
-    #[napi(factory)]
+    #[napi(factory, catch_unwind)]
     pub fn from_joined(
         bytes: Uint8ArraySlice,
         length: u32,
@@ -209,7 +209,7 @@ impl NativeToolCatalog {
     /// [`Self::from_joined`] with validation, building on the libuv thread pool: the names
     /// are checked here, on the JS thread (an ambiguous or malformed catalog throws now,
     /// with the same message), then a copy of the bytes moves to the task, which indexes it.
-    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
+    #[napi(ts_return_type = "Promise<NativeToolCatalog>", catch_unwind)]
     pub fn from_joined_async(
         bytes: Uint8ArraySlice,
         length: u32,
@@ -225,7 +225,7 @@ impl NativeToolCatalog {
 
     /// [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
     /// params, as enhanced): enhanced fused with `model`'s ranking.
-    #[napi(factory)]
+    #[napi(factory, catch_unwind)]
     pub fn from_joined_hybrid(
         bytes: Uint8ArraySlice,
         length: u32,
@@ -239,7 +239,7 @@ impl NativeToolCatalog {
     }
 
     /// [`Self::from_joined_hybrid`] from arrays (for texts that contain NUL).
-    #[napi(factory)]
+    #[napi(factory, catch_unwind)]
     pub fn from_arrays_hybrid(
         keys: Vec<String>,
         ids: Vec<Option<String>>,
@@ -256,7 +256,7 @@ impl NativeToolCatalog {
 
     /// [`Self::from_joined_hybrid`] built on the libuv thread pool, checked here first as
     /// [`Self::from_joined_async`] is (embedding the tools is most of a hybrid build).
-    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
+    #[napi(ts_return_type = "Promise<NativeToolCatalog>", catch_unwind)]
     pub fn from_joined_hybrid_async(
         bytes: Uint8ArraySlice,
         length: u32,
@@ -287,7 +287,7 @@ impl NativeToolCatalog {
     /// `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
     /// handles start at `firstHandle`. `params` are the resolved tools' parameter texts
     /// (enhanced mode).
-    #[napi(factory)]
+    #[napi(factory, catch_unwind)]
     pub fn overlay(
         base: &NativeToolCatalog,
         keys: Vec<String>,
@@ -302,7 +302,7 @@ impl NativeToolCatalog {
 
     /// [`Self::overlay`] built on the libuv thread pool (an overlay costs about as much as
     /// the base catalog is large).
-    #[napi(ts_return_type = "Promise<NativeToolCatalog>")]
+    #[napi(ts_return_type = "Promise<NativeToolCatalog>", catch_unwind)]
     pub fn overlay_async(
         base: &NativeToolCatalog,
         keys: Vec<String>,
@@ -316,14 +316,14 @@ impl NativeToolCatalog {
     }
 
     /// Number of tools.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn size(&self) -> u32 {
         self.inner.len() as u32
     }
 
     /// Ranked hits. Without `inspectAll` at most `topK`; with it every candidate (the JS
     /// layer runs the filter and stops at `topK` allowed).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn search(&self, query: String, top_k: u32, min_score: f64, inspect_all: bool) -> NativeSearchHits {
         let hits = self.inner.search(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all });
         NativeSearchHits {
@@ -336,7 +336,7 @@ impl NativeToolCatalog {
     /// [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets
     /// into the caller's reusable `out` (creating typed arrays costs more than a search of
     /// a small catalog). Returns the hit count; only the triplets that fit are written.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn search_into(&self, query: String, top_k: u32, min_score: f64, mut out: Float64ArraySlice) -> u32 {
         let hits = self.inner.search(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all: false });
         // SAFETY: the slice is only written during this synchronous call, on the JS thread
@@ -349,7 +349,7 @@ impl NativeToolCatalog {
     }
 
     /// Resolves names to handles (-1 = not found): key first, or id first when `preferId`.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn resolve(&self, names: Vec<String>, prefer_id: bool) -> Int32Array {
         Int32Array::new(names.iter().map(|n| self.inner.resolve(n, prefer_id).map_or(-1, |h| h as i32)).collect())
     }
@@ -357,7 +357,7 @@ impl NativeToolCatalog {
     /// The `injectCatalog` rows in key order (see `ToolCatalog::listing`): per key, the
     /// key's own handle, the handle of the tool it resolves to, and the handle of the tool
     /// whose description is shown (-1 = none).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn listing(&self, prefer_id: bool) -> NativeListing {
         let rows = self.inner.listing(prefer_id);
         NativeListing {
@@ -368,7 +368,7 @@ impl NativeToolCatalog {
     }
 
     /// Keys that contain, or are contained in, `requested` (case-insensitive), in key order.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn suggestion_keys(&self, requested: String) -> Vec<String> {
         self.inner.suggestion_keys(&requested).into_iter().map(str::to_owned).collect()
     }
@@ -389,40 +389,40 @@ pub struct NativeLoadedNameStore {
 
 #[napi]
 impl NativeLoadedNameStore {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self { inner: InMemoryStore::new() }
     }
 
     /// The thread's names (creates or touches the entry).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn loaded_names(&self, thread: String) -> Vec<String> {
         self.inner.loaded_names(&thread)
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn add_loaded(&self, thread: String, names: Vec<String>) {
         self.inner.add_loaded(&thread, &names);
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn clear(&self, thread: String) {
         self.inner.clear(&thread);
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn clear_all(&self) {
         self.inner.clear_all();
     }
 
     /// Evicts threads idle for longer than `ttlMs`; returns how many.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn cleanup(&self, ttl_ms: f64) -> u32 {
         self.inner.cleanup(ttl_ms) as u32
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn stats(&self) -> NativeStateStats {
         let s = self.inner.stats();
         NativeStateStats { thread_count: s.thread_count as u32, oldest_access_time: s.oldest_access_time }
@@ -449,7 +449,7 @@ pub struct NativeContextNameStore {
 
 #[napi]
 impl NativeContextNameStore {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Self { inner: SupplementalStore::new() }
@@ -457,7 +457,7 @@ impl NativeContextNameStore {
 
     /// Names activated by `records` (message order), unioned with the thread's
     /// supplemental names. `hasMessages` = live step messages were scanned (prunes).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn loaded_names(&self, thread: Option<String>, records: Vec<NativeActivationRecord>, has_messages: bool) -> Vec<String> {
         let records: Vec<ActivationRecord> = records
             .into_iter()
@@ -473,12 +473,12 @@ impl NativeContextNameStore {
         self.inner.loaded_names(thread.as_deref(), from_messages, has_messages)
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn add_loaded(&self, thread: Option<String>, names: Vec<String>) {
         self.inner.add_loaded(thread.as_deref(), &names);
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn clear_all(&self) {
         self.inner.clear_all();
     }

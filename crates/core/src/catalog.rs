@@ -729,6 +729,9 @@ impl ToolCatalog {
     }
 
     pub fn search(&self, query: &str, params: SearchParams) -> Vec<Hit> {
+        // No search returns more hits than there are tools: a larger `top_k` (up to
+        // u32::MAX from JS) means the same and must not size the rankers' buffers.
+        let params = SearchParams { top_k: params.top_k.min(self.len()), ..params };
         match &self.ranker {
             Ranker::Compatible { vocab, index } => self.search_compatible(vocab, index, query, params, true),
             Ranker::Enhanced(index) => self.search_enhanced(index, query, params),
@@ -983,6 +986,15 @@ pub(crate) mod tests {
 
     fn rounded(hits: &[Hit]) -> Vec<(u32, f64)> {
         hits.iter().map(|h| (h.handle, crate::jsmath::js_round2(h.score))).collect()
+    }
+
+    #[test]
+    fn a_top_k_past_the_catalog_means_every_hit() {
+        let c = six_tools();
+        let all = rounded(&c.search("create", params(6)));
+        for top_k in [7, u32::MAX as usize, usize::MAX] {
+            assert_eq!(rounded(&c.search("create", params(top_k))), all, "{top_k}");
+        }
     }
 
     #[test]

@@ -109,6 +109,13 @@ impl<'t> Entries<'t> {
     /// when `with_params`; an empty id means none) into `count` entries with handles
     /// 0..count, borrowing the text.
     pub fn from_joined(joined: &'t str, count: usize, with_params: bool) -> Result<Self, JoinedError> {
+        // `count` tools need `count * fields` fields, and a text has at most one more field than
+        // bytes: checked before `count` sizes anything, so a forged count is an error, not an
+        // allocation the process cannot survive.
+        let fields = if with_params { 4 } else { 3 };
+        if count.checked_mul(fields).is_none_or(|needed| needed > joined.len() + 1) {
+            return Err(JoinedError::TooFewFields);
+        }
         let mut rows = Vec::with_capacity(count);
         // Field ends: every NUL, then the end of the text.
         let mut ends = memchr::memchr_iter(0, joined.as_bytes()).chain(std::iter::once(joined.len()));
@@ -134,7 +141,6 @@ impl<'t> Entries<'t> {
                 handle: handle as u32,
                 slot: NO_SLOT,
             });
-            let fields = if with_params { 4 } else { 3 };
             at += (key_len + id_len + description_len + params_len) as usize + fields;
         }
         // An empty text is one empty field, which an empty catalog leaves behind.
@@ -353,6 +359,16 @@ mod tests {
         assert_eq!(Entries::from_joined("k\0\0d\0x", 1, false).unwrap_err(), JoinedError::TooManyFields);
         assert_eq!(Entries::from_joined("k\0\0d", 0, false).unwrap_err(), JoinedError::TooManyFields);
         assert_eq!(Entries::from_joined("k\0\0d\0k", 2, false).unwrap_err(), JoinedError::TooFewFields);
+    }
+
+    #[test]
+    fn a_count_the_text_cannot_hold_is_an_error_before_anything_is_sized() {
+        // 1e9 and usize::MAX once reached `Vec::with_capacity(count)` (an abort, not an error).
+        for count in [1_000_000_000, u32::MAX as usize, usize::MAX / 3 + 1, usize::MAX] {
+            assert_eq!(Entries::from_joined("k\0\0d", count, false).unwrap_err(), JoinedError::TooFewFields, "{count}");
+            assert_eq!(Entries::from_joined("k\0\0d\0p", count, true).unwrap_err(), JoinedError::TooFewFields, "{count}");
+        }
+        assert_eq!(Entries::from_joined("k\0\0d\0p", 1, true).unwrap().len(), 1);
     }
 
     #[test]

@@ -171,6 +171,13 @@ fn contains(set: &[bool], index: i32) -> bool {
     usize::try_from(index).ok().and_then(|i| set.get(i)).copied().unwrap_or(false)
 }
 
+/// Flags for name indices `0..=max(valid names)`, all unset: room for every valid name in
+/// `names` (those in `0..name_count`) and nothing more.
+pub(crate) fn name_flags(names: &[i32], name_count: usize) -> Vec<bool> {
+    let len = names.iter().filter_map(|&n| usize::try_from(n).ok().filter(|&i| i < name_count)).max().map_or(0, |m| m + 1);
+    vec![false; len]
+}
+
 fn insert(set: &mut [bool], index: i32) {
     if let Some(slot) = usize::try_from(index).ok().and_then(|i| set.get_mut(i)) {
         *slot = true;
@@ -225,7 +232,12 @@ pub fn decide(
         usize::try_from(id).ok().and_then(|i| conversation.id_truthy.get(i)).is_some_and(|&t| t != 0)
     };
 
-    let mut excluded_names = vec![false; conversation.name_count];
+    // Sized by the excluded names themselves, not `name_count` (a caller's count must not
+    // size an allocation; names past the last excluded one read as not excluded).
+    let mut excluded_names = match options.mode {
+        ExcludeMode::Names(names) => name_flags(names, conversation.name_count),
+        _ => Vec::new(),
+    };
     let mut excluded_ids = vec![false; id_count];
     if let ExcludeMode::Names(names) = options.mode {
         for &name in names {

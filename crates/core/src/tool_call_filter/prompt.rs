@@ -313,7 +313,7 @@ pub fn decide_prompt(
     };
 
     // Excluded ids: tool parts of non-system/user messages, not preserved, with a matching name.
-    let mut excluded_names = vec![false; prompt.name_count];
+    let mut excluded_names = super::name_flags(options.exclude.unwrap_or_default(), prompt.name_count);
     if let Some(names) = options.exclude {
         for &name in names {
             if let Some(i) = index_of(name, prompt.name_count) {

@@ -340,3 +340,11 @@ fn step_input_parses_the_wire_layout() {
     assert_eq!(parsed.groups, vec![&[7][..], &[][..]]);
     assert_eq!(parsed.response_ids, &[8, 9]);
 }
+
+#[test]
+fn name_flags_are_sized_by_the_excluded_names_not_the_declared_count() {
+    // A declared count of 2^31-1 names once sized a vector of that many flags.
+    assert_eq!(super::name_flags(&[2, 0], i32::MAX as usize).len(), 3);
+    assert_eq!(super::name_flags(&[5, -1, 9], 6).len(), 6, "names past the count are ignored");
+    assert!(super::name_flags(&[], i32::MAX as usize).is_empty());
+}
