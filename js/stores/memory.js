@@ -58,14 +58,32 @@ function memoryStore(options = {}) {
       threads = new Map();
       spaces.set(kind, threads);
     }
+    const expired = (entry, at) => ttlMs > 0 && at - entry.lastAccessed > ttlMs;
     const live = (threadKey, at) => {
       const entry = threads.get(threadKey);
       if (!entry) return undefined;
-      if (ttlMs > 0 && at - entry.lastAccessed > ttlMs) {
+      if (expired(entry, at)) {
         threads.delete(threadKey);
         return undefined;
       }
       return entry;
+    };
+    // The map is kept in access order (a touched thread moves to the end), so expired threads
+    // are at its front: every load/add drops them from there and stops at the first live one,
+    // O(1) amortised (each thread is dropped once), no timer. Threads that are never read
+    // again are freed by the next call on any thread. (A clock that steps back can leave a
+    // few behind a newer entry until they reach the front; stats() sweeps everything.)
+    const sweep = (at) => {
+      if (!(ttlMs > 0)) return;
+      for (const [key, entry] of threads) {
+        if (!expired(entry, at)) break;
+        threads.delete(key);
+      }
+    };
+    const touch = (threadKey, entry, at) => {
+      entry.lastAccessed = at;
+      threads.delete(threadKey);
+      threads.set(threadKey, entry);
     };
     const guard = (opts) => {
       const signal = opts && opts.signal;
@@ -78,9 +96,10 @@ function memoryStore(options = {}) {
         checkThreadKey(threadKey);
         guard(opts);
         const at = now();
+        sweep(at);
         const entry = live(threadKey, at);
         if (!entry) return [];
-        entry.lastAccessed = at;
+        touch(threadKey, entry, at);
         return [...entry.names];
       },
       async add(threadKey, names, opts) {
@@ -89,12 +108,9 @@ function memoryStore(options = {}) {
         guard(opts);
         if (names.length === 0) return;
         const at = now();
-        let entry = live(threadKey, at);
-        if (!entry) {
-          entry = { names: new Set(), lastAccessed: at };
-          threads.set(threadKey, entry);
-        }
-        entry.lastAccessed = at;
+        sweep(at);
+        const entry = live(threadKey, at) ?? { names: new Set(), lastAccessed: at };
+        touch(threadKey, entry, at);
         for (const name of names) entry.names.add(name);
       },
       async clear(threadKey, opts) {
