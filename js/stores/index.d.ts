@@ -114,7 +114,10 @@ export type GuardedWrite = { ok: true } | { ok: false; error: unknown; timedOut:
 export interface GuardedStateStore {
   readonly store: LoadedStateStore;
   readonly timeoutMs: number;
+  /** Warns once per outage of the step calls (load, add). */
   readonly warner: OutageWarner;
+  /** Warns once per outage of the admin calls (clear, clearAll, stats), apart from the steps. */
+  readonly adminWarner: OutageWarner;
   /** Never rejects; a failure reads as nothing loaded (and warns once per outage). */
   load(threadKey: string): Promise<GuardedLoad>;
   /** Never rejects; `ok: false` means the names may not have been stored. */

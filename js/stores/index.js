@@ -147,6 +147,15 @@ async function withTimeout(fn, timeoutMs = DEFAULT_TIMEOUT_MS, { operation = 'ca
   }
 }
 
+/** What a failed call means for the user, per operation (the end of each warning). */
+const CONSEQUENCES = {
+  load: 'treating the thread as having nothing loaded until the store answers again.',
+  add: 'the names were not saved, and the model was told the load did not take.',
+  clear: 'clearState() resolved { ok: false, error }; the thread may still hold its names.',
+  clearAll: 'clearAllState() resolved { ok: false, error }; some threads may still hold their names.',
+  stats: 'getStoreStats() resolved null.',
+};
+
 /**
  * One warning per outage: `fail()` warns only when the previous outcome was a success (or
  * nothing yet); `ok()` ends the outage. The logger comes from `getLogger()` at warn time
@@ -160,10 +169,8 @@ function createOutageWarner(getLogger, label) {
       failing = true;
       const logger = (typeof getLogger === 'function' && getLogger()) || console;
       const reason = error && error.message ? error.message : String(error);
-      logger.warn(
-        `${label}: state store ${operation} failed (${reason}); treating the thread as having nothing loaded until the store answers again.`,
-        { error },
-      );
+      const consequence = CONSEQUENCES[operation] ?? CONSEQUENCES.load;
+      logger.warn(`${label}: state store ${operation} failed (${reason}); ${consequence}`, { error });
       return true;
     },
     ok() {
@@ -200,17 +207,22 @@ function cleanNames(value) {
 function guardStateStore(store, { getLogger, label = 'mastra-native-processors', timeoutMs } = {}) {
   assertStateStore(store);
   const bound = isPlainTimeout(store.timeoutMs) ? store.timeoutMs : isPlainTimeout(timeoutMs) ? timeoutMs : DEFAULT_TIMEOUT_MS;
+  // Steps (load, add) and admin calls (clear, clearAll, stats) warn separately: an admin
+  // call failing must not spend a step outage's one warning, nor a step success end an
+  // admin outage (or the reverse).
   const warner = createOutageWarner(getLogger, label);
-  const call = async (operation, fn, limit = bound) => {
+  const adminWarner = createOutageWarner(getLogger, label);
+  const call = async (operation, fn, limit = bound, outage = adminWarner) => {
     const result = await withTimeout(fn, limit, { operation });
-    if (result.ok) warner.ok();
-    else warner.fail(operation, result.error);
+    if (result.ok) outage.ok();
+    else outage.fail(operation, result.error);
     return result;
   };
   return {
     store,
     timeoutMs: bound,
     warner,
+    adminWarner,
     async load(threadKey) {
       const result = await withTimeout((signal) => store.load(threadKey, { signal }), bound, { operation: 'load' });
       if (!result.ok) {
@@ -229,7 +241,7 @@ function guardStateStore(store, { getLogger, label = 'mastra-native-processors',
     },
     async add(threadKey, names) {
       if (names.length === 0) return { ok: true };
-      const result = await call('add', (signal) => store.add(threadKey, names, { signal }));
+      const result = await call('add', (signal) => store.add(threadKey, names, { signal }), bound, warner);
       return result.ok ? { ok: true } : { ok: false, error: result.error, timedOut: result.timedOut };
     },
     clear(threadKey) {

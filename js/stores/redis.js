@@ -11,7 +11,7 @@
 
 const crypto = require('node:crypto');
 const { describeValue } = require('../util.js');
-const { DEFAULT_TIMEOUT_MS, runBounded } = require('./index.js');
+const { DEFAULT_TIMEOUT_MS, StoreReplyError, runBounded } = require('./index.js');
 
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_PREFIX_UNBOUND = 'mastra:loaded:';
@@ -97,6 +97,25 @@ function percentBytes(text) {
   for (const byte of Buffer.from(text, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   return out;
 }
+
+// Replies are checked against what each command or script returns: a proxy, a wrong server or
+// a script that was replaced could answer anything, and a reply of the wrong shape must be a
+// failure (warned, reported to the model) rather than "nothing loaded" or a silent success.
+const isReplyString = (value) => typeof value === 'string' || Buffer.isBuffer(value);
+const isReplyInteger = (value) => (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+
+function badReply(operation, reply, expected) {
+  return new StoreReplyError(`redisStore: ${operation} answered ${describeValue(reply)}, not ${expected}`);
+}
+
+function checkReply(operation, reply, valid, expected) {
+  if (!valid(reply)) throw badReply(operation, reply, expected);
+  return reply;
+}
+
+const isNameList = (reply) => Array.isArray(reply) && reply.every(isReplyString);
+const isStatsReply = (reply) => Array.isArray(reply) && reply.length === 2 && reply.every(isReplyInteger);
+const isScanReply = (reply) => Array.isArray(reply) && reply.length === 2 && isReplyString(reply[0]) && Array.isArray(reply[1]) && reply[1].every(isReplyString);
 
 function globEscape(text) {
   return text.replace(/[*?[\]\\]/g, '\\$&');
@@ -218,22 +237,23 @@ function redisStore(client, options = {}) {
       async load(threadKey, opts) {
         checkThreadKey(threadKey);
         const reply = await evalScript('load', SCRIPTS.load, [keyFor(threadKey)], [ttlArg], opts && opts.signal);
-        return Array.isArray(reply) ? reply.map(replyString) : [];
+        return checkReply('load', reply, isNameList, 'a list of names').map(replyString);
       },
       async add(threadKey, names, opts) {
         checkThreadKey(threadKey);
         checkNames(names);
         if (names.length === 0) return;
-        await evalScript('add', SCRIPTS.add, [keyFor(threadKey)], [ttlArg, ...names], opts && opts.signal);
+        const reply = await evalScript('add', SCRIPTS.add, [keyFor(threadKey)], [ttlArg, ...names], opts && opts.signal);
+        checkReply('add', reply, isReplyInteger, 'the count of names added');
       },
       async clear(threadKey, opts) {
         checkThreadKey(threadKey);
-        await send('clear', ['DEL', keyFor(threadKey)], opts && opts.signal);
+        checkReply('clear', await send('clear', ['DEL', keyFor(threadKey)], opts && opts.signal), isReplyInteger, 'a count of deleted keys');
       },
       async clearAll(opts) {
         const signal = opts && opts.signal;
         await scanOwnKeys(signal, async (keys) => {
-          await send('clearAll', ['UNLINK', ...keys], signal);
+          checkReply('clearAll', await send('clearAll', ['UNLINK', ...keys], signal), isReplyInteger, 'a count of deleted keys');
         });
       },
       async stats(opts) {
@@ -241,7 +261,8 @@ function redisStore(client, options = {}) {
         let threadCount = 0;
         let minPttl = -1;
         await scanOwnKeys(signal, async (keys) => {
-          const [count, min] = await evalScript('stats', SCRIPTS.stats, keys, [], signal);
+          const reply = await evalScript('stats', SCRIPTS.stats, keys, [], signal);
+          const [count, min] = checkReply('stats', reply, isStatsReply, 'a { count, min } pair of integers');
           threadCount += Number(count);
           if (Number(min) >= 0 && (minPttl < 0 || Number(min) < minPttl)) minPttl = Number(min);
         });
@@ -280,7 +301,7 @@ function redisStore(client, options = {}) {
       const pattern = `${globEscape(prefix)}*`;
       let cursor = '0';
       do {
-        const reply = await send('scan', ['SCAN', cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT], signal);
+        const reply = checkReply('scan', await send('scan', ['SCAN', cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT], signal), isScanReply, 'a [cursor, keys] pair');
         cursor = replyString(reply[0]);
         const keys = [];
         for (const raw of reply[1]) {
