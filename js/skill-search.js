@@ -25,6 +25,7 @@ const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadIdFor, sharedThreadKey } = require('./thread-id.js');
+const { decodeTexts, encodeText, encodeTexts } = require('./lossless.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
 const { host } = require('./host.js');
 const { checkOptions } = require('./options.js');
@@ -481,7 +482,7 @@ function compatibleSuggestions(skillName, allSkills) {
 /** Enhanced "Did you mean": distinct names ranked natively (typos, shared words, substrings). */
 function enhancedSuggestions(skillName, allSkills) {
   const names = [...new Set(allSkills.map(s => s.name).filter(n => typeof n === 'string'))];
-  return Array.from(nativeSkillSuggestions(skillName, names, 3), i => names[i]);
+  return Array.from(nativeSkillSuggestions(encodeText(skillName), encodeTexts(names), 3), i => names[i]);
 }
 
 /**
@@ -783,17 +784,20 @@ class SkillSearchProcessor {
         for (const t of e.referenceTexts) referenceTexts.push(t);
         declaredDocuments += 1 + e.references.length;
       }
-      const names = entries.map(e => (typeof e.name === 'string' ? e.name : String(e.name)));
-      const descriptions = entries.map(e => e.description);
-      const instructions = entries.map(e => e.instructions);
+      // Lossless into Rust (lossless.js): names that differ only by a lone surrogate stay two
+      // skills, and texts tokenize as the host's do.
+      const names = encodeTexts(entries.map(e => (typeof e.name === 'string' ? e.name : String(e.name))));
+      const descriptions = encodeTexts(entries.map(e => e.description));
+      const instructions = encodeTexts(entries.map(e => e.instructions));
+      const referenceTextsCrossing = encodeTexts(referenceTexts);
       const native = this.#model
-        ? NativeSkillIndex.hybrid(names, descriptions, instructions, referenceCounts, referenceTexts, declaredDocuments, this.#model)
+        ? NativeSkillIndex.hybrid(names, descriptions, instructions, referenceCounts, referenceTextsCrossing, declaredDocuments, this.#model)
         : new NativeSkillIndex(
             names,
             descriptions,
             instructions,
             referenceCounts,
-            referenceTexts,
+            referenceTextsCrossing,
             declaredDocuments,
             substring,
             this.#enhanced,
@@ -817,7 +821,7 @@ class SkillSearchProcessor {
   async #search(scope, query) {
     const index = await this.#ensureIndex(scope);
     const hits = index.native.search(
-      query,
+      encodeText(query),
       toNumber(this.searchConfig.topK),
       toNumber(this.searchConfig.minScore),
     );
@@ -928,7 +932,8 @@ class SkillSearchProcessor {
    * skills it may read), and the text shown is what get() returns now.
    */
   async #loadedFromStore(key, skills) {
-    const { names } = await this.#shared.load(key);
+    // Names cross to the store lossless too (a lone surrogate would not survive UTF-8).
+    const names = decodeTexts((await this.#shared.load(key)).names);
     const found = await Promise.all(names.map(name => getSkill(skills, name)));
     const loaded = [];
     for (let i = 0; i < names.length; i++) {
@@ -1011,7 +1016,7 @@ class SkillSearchProcessor {
           return { success: false, message };
         }
         if (shared) {
-          const written = await shared.add(storeKey, [skillName]);
+          const written = await shared.add(storeKey, encodeTexts([skillName]));
           if (!written.ok) {
             return {
               success: false,

@@ -8,6 +8,7 @@ const { checkOptions } = require('./options.js');
 const native = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { resolveThreadIdFor, threadKey, sharedThreadKey } = require('./thread-id.js');
+const { decodeText, decodeTexts, encodeText, encodeTexts } = require('./lossless.js');
 const { host } = require('./host.js');
 const { extractParamFields } = require('./schema-fields.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
@@ -256,7 +257,8 @@ function encodeCatalog(part) {
  * falls back to arrays. A large catalog is validated now (it throws here, as the host's
  * constructor does) and indexed off-thread: the result is then a promise.
  */
-function buildStaticCatalog(part, model) {
+function buildStaticCatalog(jsPart, model) {
+  const part = nativeStrings(jsPart);
   const acceptKeyConflicts = host.capabilities.toolKeyIdCollision === 'key-first';
   const enhanced = part.params !== undefined;
   const joined = encodeCatalog(part);
@@ -269,8 +271,30 @@ function buildStaticCatalog(part, model) {
     }
     return NativeToolCatalog.fromJoined(joined.bytes, joined.length, count, true, enhanced, acceptKeyConflicts);
   } catch (error) {
-    if (!/joined catalog/.test(error.message)) throw new Error(error.message);
-    return new NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params, acceptKeyConflicts);
+    if (!/joined catalog/.test(error.message)) throw new Error(decodeText(error.message));
+    return withDecodedErrors(() => new NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params, acceptKeyConflicts));
+  }
+}
+
+/**
+ * The strings of a catalog part as they cross into Rust: lossless (see lossless.js), so names
+ * that differ only by a lone surrogate stay distinct. The same arrays when nothing changes.
+ */
+function nativeStrings(part) {
+  const keys = encodeTexts(part.keys);
+  const ids = encodeTexts(part.ids);
+  const descriptions = encodeTexts(part.descriptions);
+  const params = part.params && encodeTexts(part.params);
+  if (keys === part.keys && ids === part.ids && descriptions === part.descriptions && params === part.params) return part;
+  return { ...part, keys, ids, descriptions, params };
+}
+
+/** Runs a native build; its error messages name tools as the user wrote them. */
+function withDecodedErrors(build) {
+  try {
+    return build();
+  } catch (error) {
+    throw new Error(decodeText(error.message));
   }
 }
 
@@ -284,8 +308,8 @@ function buildHybridCatalog(part, joined, model, acceptKeyConflicts) {
     }
     return NativeToolCatalog.fromJoinedHybrid(joined.bytes, joined.length, count, model, acceptKeyConflicts);
   } catch (error) {
-    if (!/joined catalog/.test(error.message)) throw new Error(error.message);
-    return NativeToolCatalog.fromArraysHybrid(part.keys, part.ids, part.descriptions, part.params, model, acceptKeyConflicts);
+    if (!/joined catalog/.test(error.message)) throw new Error(decodeText(error.message));
+    return withDecodedErrors(() => NativeToolCatalog.fromArraysHybrid(part.keys, part.ids, part.descriptions, part.params, model, acceptKeyConflicts));
   }
 }
 
@@ -300,7 +324,7 @@ let hitBuffer = new Float64Array(3 * 16);
 function unfilteredHits(catalog, query, topK, minScore) {
   const most = 3 * Math.min(topK, catalog.size);
   if (hitBuffer.length < most) hitBuffer = new Float64Array(most);
-  return Math.min(catalog.native.searchInto(query, topK, minScore, hitBuffer), hitBuffer.length / 3);
+  return Math.min(catalog.native.searchInto(encodeText(query), topK, minScore, hitBuffer), hitBuffer.length / 3);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -398,11 +422,11 @@ class InMemoryNames {
   }
 
   loadedNames(threadId) {
-    return this.native.loadedNames(this.#key(threadId));
+    return decodeTexts(this.native.loadedNames(this.#key(threadId)));
   }
 
   addLoaded(names, threadId) {
-    if (names.length > 0) this.native.addLoaded(this.#key(threadId), names);
+    if (names.length > 0) this.native.addLoaded(this.#key(threadId), encodeTexts(names));
   }
 
   cleanup() {
@@ -424,7 +448,7 @@ function receiptNames(result) {
   const activation = result.activation;
   if (!activation || typeof activation !== 'object') return undefined;
   if (activation.type !== RECEIPT_TYPE || activation.version !== 1 || !Array.isArray(activation.loaded)) return undefined;
-  return activation.loaded.filter((n) => typeof n === 'string');
+  return encodeTexts(activation.loaded.filter((n) => typeof n === 'string'));
 }
 
 /**
@@ -447,8 +471,8 @@ function activationRecords(messages) {
       records.push({
         loadTool: toolName === 'load_tool',
         success: result.success === true,
-        toolName: typeof result.toolName === 'string' ? result.toolName : undefined,
-        loaded: Array.isArray(result.loaded) ? result.loaded.filter((n) => typeof n === 'string') : [],
+        toolName: typeof result.toolName === 'string' ? encodeText(result.toolName) : undefined,
+        loaded: Array.isArray(result.loaded) ? encodeTexts(result.loaded.filter((n) => typeof n === 'string')) : [],
         receipt: toolName === 'search_tools' ? receiptNames(result) : undefined,
       });
     }
@@ -465,11 +489,11 @@ class ContextNames {
   loadedNames(threadId, stepArgs) {
     const messages = stepArgs && Array.isArray(stepArgs.messages) ? stepArgs.messages : undefined;
     const records = messages ? activationRecords(messages) : [];
-    return this.native.loadedNames(threadId ? threadKey(threadId) : undefined, records, stepArgs !== undefined);
+    return decodeTexts(this.native.loadedNames(threadId ? threadKey(threadId) : undefined, records, stepArgs !== undefined));
   }
 
   addLoaded(names, threadId) {
-    if (names.length > 0 && threadId) this.native.addLoaded(threadKey(threadId), names);
+    if (names.length > 0 && threadId) this.native.addLoaded(threadKey(threadId), encodeTexts(names));
   }
 
   cleanup() {
@@ -494,12 +518,13 @@ class SharedNames {
   }
 
   async loadedNames(threadId) {
-    return (await this.guard.load(sharedThreadKey(threadId || 'default', 'ToolSearchProcessor'))).names;
+    // Names cross to the store lossless too (a lone surrogate would not survive UTF-8).
+    return decodeTexts((await this.guard.load(sharedThreadKey(threadId || 'default', 'ToolSearchProcessor'))).names);
   }
 
   /** Resolves `{ ok }`; `ok: false` means the names may not have been stored. */
   addLoaded(names, threadId) {
-    return this.guard.add(sharedThreadKey(threadId || 'default', 'ToolSearchProcessor'), names);
+    return this.guard.add(sharedThreadKey(threadId || 'default', 'ToolSearchProcessor'), encodeTexts(names));
   }
 
   cleanup() {
@@ -561,7 +586,7 @@ class ToolSearchProcessor {
           this.#staticCatalog = new Catalog(nativeCatalog, staticPart, undefined);
         },
         (error) => {
-          this.#staticBuildError = new Error(`ToolSearchProcessor: building the tool catalog failed: ${error.message}`);
+          this.#staticBuildError = new Error(`ToolSearchProcessor: building the tool catalog failed: ${decodeText(error.message)}`);
         },
       );
     }
@@ -609,14 +634,8 @@ class ToolSearchProcessor {
         (!resolved.params || sameStrings(cache.params, resolved.params))
       )
     ) {
-      const overlayArgs = [
-        base.native,
-        resolved.keys,
-        resolved.ids,
-        resolved.descriptions,
-        base.static.tools.length,
-        resolved.params,
-      ];
+      const crossing = nativeStrings(resolved);
+      const overlayArgs = [base.native, crossing.keys, crossing.ids, crossing.descriptions, base.static.tools.length, crossing.params];
       // Strings only: the cache must not keep one request's tool instances alive.
       const { keys, ids, descriptions, params } = resolved;
       cache = { keys, ids, descriptions, params, native: undefined, ready: undefined, memo: {} };
@@ -629,7 +648,7 @@ class ToolSearchProcessor {
           },
           (error) => {
             if (this.#overlayCache === entry) this.#overlayCache = undefined;
-            throw new Error(`ToolSearchProcessor: building the request's tool catalog failed: ${error.message}`);
+            throw new Error(`ToolSearchProcessor: building the request's tool catalog failed: ${decodeText(error.message)}`);
           },
         );
       } else {
@@ -706,7 +725,7 @@ class ToolSearchProcessor {
   }
 
   #resolveHandles(catalog, names) {
-    return names.length === 0 ? [] : catalog.native.resolve(names, this.#config.filter !== undefined);
+    return names.length === 0 ? [] : catalog.native.resolve(encodeTexts(names), this.#config.filter !== undefined);
   }
 
   /** Ranked, filtered results and, in parallel, the tools they name. */
@@ -730,7 +749,7 @@ class ToolSearchProcessor {
       }
       return { results, tools };
     }
-    const hits = catalog.native.search(query, topK, minScore, true);
+    const hits = catalog.native.search(encodeText(query), topK, minScore, true);
     let accepted = [];
     for (let i = 0; i < hits.handles.length; i++) {
       if (await this.#isAllowed(catalog.toolAt(hits.handles[i]), requestContext, 'search')) {
@@ -750,14 +769,14 @@ class ToolSearchProcessor {
   }
 
   async #suggestions(catalog, requested, requestContext) {
-    const keys = catalog.native.suggestionKeys(requested);
-    if (!this.#config.filter) return keys;
+    const keys = catalog.native.suggestionKeys(encodeText(requested));
+    if (!this.#config.filter) return decodeTexts(keys);
     const handles = catalog.native.resolve(keys, true);
     const allowed = [];
     for (let i = 0; i < keys.length; i++) {
       if (handles[i] < 0) continue;
       if (await this.#isAllowed(catalog.toolAt(handles[i]), requestContext, 'load')) {
-        allowed.push(keys[i]);
+        allowed.push(decodeText(keys[i]));
         if (allowed.length >= 3) break;
       }
     }

@@ -40,6 +40,27 @@ pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
 }
 
+/// Length in UTF-16 units of the JavaScript string `s` stands for. Text crosses from JS
+/// lossless (js/lossless.js): a lone surrogate arrives as one private-use character (same
+/// length), and a real U+E000..U+E7FF or U+FDD0 arrives escaped as U+FDD0 followed by it, so an
+/// escape prefix counts for nothing here. Tokenizing never splits a prefix from its character
+/// (neither is a separator), so a token's count is its JS token's.
+#[inline]
+pub fn js_len(s: &str) -> usize {
+    let mut n = 0;
+    let mut escape = false;
+    for c in s.chars() {
+        if c == '\u{FDD0}' && !escape {
+            escape = true;
+            continue;
+        }
+        escape = false;
+        n += c.len_utf16();
+    }
+    // (a prefix with nothing after it never comes from the JS layer: count it as itself)
+    n + usize::from(escape)
+}
+
 /// Lowercases, splits on the tool-search separators and drops tokens shorter than two
 /// UTF-16 units. Duplicates are kept (they count twice in BM25, as in the reference).
 pub fn compat_tokens(text: &str) -> Vec<String> {
@@ -92,7 +113,7 @@ pub fn for_each_compat_token_with(text: &str, scratch: &mut String, mut f: impl 
     }
     let lower = text.to_lowercase();
     for t in lower.split(is_tool_search_separator) {
-        if utf16_len(t) >= 2 {
+        if js_len(t) >= 2 {
             f(t);
         }
     }
@@ -108,6 +129,15 @@ mod tests {
         assert_eq!(compat_tokens("bugs/track"), ["bugs/track"]);
         assert_eq!(compat_tokens("bugs\u{FEFF}zzz"), ["bugs", "zzz"]);
         assert_eq!(compat_tokens("bugs\u{0085}zzz"), ["bugs\u{0085}zzz"]);
+    }
+
+    #[test]
+    fn escaped_characters_count_as_the_one_unit_they_stand_for() {
+        // '\u{E001}' alone (escaped by the JS layer) is one JS unit: dropped, as in the host.
+        assert_eq!(compat_tokens("a \u{FDD0}\u{E001} b\u{FDD0}\u{E001} \u{FDD0}\u{FDD0} \u{E400}"), ["b\u{FDD0}\u{E001}"]);
+        assert_eq!(js_len("\u{FDD0}\u{FDD0}\u{FDD0}\u{E000}"), 2);
+        assert_eq!(js_len("x\u{FDD0}"), 2);
+        assert_eq!(js_len("😀"), 2);
     }
 
     #[test]
