@@ -370,6 +370,18 @@ describe('hybrid options and model loading', () => {
     const truncated = join(dir, 'truncated.bin');
     writeFileSync(truncated, modelBytes().subarray(0, 60));
     expect(() => make({ mode: 'hybrid', model: truncated })).toThrow(/truncated/);
+    // Stable codes: missing (a path or folder without model.bin) vs present but unusable.
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error: any) {
+        return error.code;
+      }
+    };
+    expect(codeOf(() => make({ mode: 'hybrid', model: join(dir, 'nope') }))).toBe('MASTRA_NATIVE_MODEL_NOT_FOUND');
+    expect(codeOf(() => make({ mode: 'hybrid', model: empty }))).toBe('MASTRA_NATIVE_MODEL_NOT_FOUND');
+    expect(codeOf(() => make({ mode: 'hybrid', model: corrupt }))).toBe('MASTRA_NATIVE_MODEL_INVALID');
+    expect(codeOf(() => semantic.modelFileOf(undefined, 'X', [join(dir, 'app', 'noop.js')]))).toBe('MASTRA_NATIVE_MODEL_NOT_FOUND');
   });
 
   it('names the model package when neither the option nor the package is there', () => {

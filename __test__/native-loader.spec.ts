@@ -3,7 +3,7 @@
 // .node file (as after `npm install --omit=optional`), a faked unsupported platform, and
 // NAPI_RS_NATIVE_LIBRARY_PATH pointing nowhere.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,11 @@ let pkgDir: string;
 beforeAll(() => {
   // The package as published minus its optional platform dependency: no .node anywhere.
   pkgDir = mkdtempSync(join(tmpdir(), 'mnp-no-binary-'));
-  for (const f of ['package.json', 'index.js', 'index.mjs', 'index.d.ts', 'binding.js']) cpSync(join(root, f), join(pkgDir, f));
+  for (const f of ['index.js', 'index.mjs', 'index.d.ts', 'binding.js']) cpSync(join(root, f), join(pkgDir, f));
+  // The manifest as released: with the platform packages as optionalDependencies.
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  manifest.optionalDependencies = Object.fromEntries(PLATFORMS.map((p) => [`mastra-native-processors-${p}`, manifest.version]));
+  writeFileSync(join(pkgDir, 'package.json'), JSON.stringify(manifest, null, 2));
   cpSync(join(root, 'js'), join(pkgDir, 'js'), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(pkgDir, 'node_modules'), 'dir');
   writeFileSync(
@@ -74,6 +78,70 @@ describe('native loader', () => {
     // napi's own error and its load attempts are kept as the cause chain.
     expect(o.cause).toContain('Cannot find native binding');
     expect(o.causeCause).toBeTruthy();
+  });
+
+  it('a copy packed without its platform packages says so, and lists no WebAssembly attempts', () => {
+    const packedBare = mkdtempSync(join(tmpdir(), 'mnp-packed-bare-'));
+    try {
+      cpSync(pkgDir, packedBare, { recursive: true, verbatimSymlinks: true });
+      const manifest = JSON.parse(readFileSync(join(packedBare, 'package.json'), 'utf8'));
+      delete manifest.optionalDependencies;
+      writeFileSync(join(packedBare, 'package.json'), JSON.stringify(manifest));
+      const o = load(packedBare);
+      expect(o.code).toBe('MASTRA_NATIVE_BINDING_NOT_FOUND');
+      expect(o.message).toContain('this copy of mastra-native-processors was packed without its platform packages');
+      expect(o.message).toContain('npm run pack:release');
+      expect(o.message).not.toContain('--omit=optional');
+      expect(o.message).not.toMatch(/wasm32-wasi|\.wasi/);
+      // The released copy (above) lists no wasm attempts either: it has no wasm build.
+      expect(load(pkgDir).message).not.toMatch(/wasm32-wasi|\.wasi/);
+    } finally {
+      rmSync(packedBare, { recursive: true, force: true });
+    }
+    // With a wasm package declared, its attempts are kept.
+    const withWasm = nativeLoadError(Object.assign(new Error('napi'), { cause: new Error("Cannot find module 'mastra-native-processors-wasm32-wasi'") }), {
+      platform: 'linux', arch: 'x64', libc: 'glibc', nodeVersion: '22.20.0', overridePath: '',
+      declaredPackages: ['mastra-native-processors-linux-x64-gnu', 'mastra-native-processors-wasm32-wasi'],
+    });
+    expect(withWasm.message).toContain("Cannot find module 'mastra-native-processors-wasm32-wasi'");
+    expect(withWasm.message).toContain('--omit=optional');
+  });
+
+  it('an ES-module bundle without require (esbuild --format=esm): says to keep the package external, and the documented banner works', () => {
+    const bundler = join(root, 'node_modules', '.bin', 'esbuild');
+    const work = mkdtempSync(join(tmpdir(), 'mnp-esbuild-'));
+    try {
+      mkdirSync(join(work, 'src', 'node_modules'), { recursive: true });
+      symlinkSync(root, join(work, 'src', 'node_modules', 'mastra-native-processors'), 'dir');
+      writeFileSync(
+        join(work, 'src', 'app.mjs'),
+        `import { ToolSearchProcessor } from 'mastra-native-processors';
+         import { createTool } from '@mastra/core/tools';
+         const p = new ToolSearchProcessor({ tools: { get_weather: createTool({ id: 'get_weather', description: 'Weather for a city', execute: async () => 1 }) } });
+         const step = await p.processInputStep({ tools: {}, messageList: { addSystem() {} }, messages: [], stepNumber: 0 });
+         console.log(JSON.stringify((await step.tools.search_tools.execute({ query: 'weather' }, {})).results.map((r) => r.name)));`,
+      );
+      const banner = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+      for (const [name, extra] of [['plain', []], ['banner', [`--banner:js=${banner}`]]] as const) {
+        const out = join(work, name);
+        const built = spawnSync(bundler, [join(work, 'src', 'app.mjs'), '--bundle', '--platform=node', '--format=esm', `--outdir=${out}`, '--loader:.node=copy', '--external:@mastra/*', '--external:zod', ...extra], { encoding: 'utf8' });
+        expect(built.status, built.stderr).toBe(0);
+        // Moved away from the sources: only the app's own dependencies are installed there.
+        symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'), 'dir');
+        const run = spawnSync(process.execPath, [join(out, 'app.js')], { cwd: out, encoding: 'utf8', timeout: 60_000 });
+        if (name === 'plain') {
+          expect(run.status).toBe(1);
+          expect(run.stderr).toContain('mastra-native-processors was bundled into an ES module');
+          expect(run.stderr).toContain('--external:mastra-native-processors');
+          expect(run.stderr).not.toContain('--omit=optional');
+        } else {
+          expect(run.stderr).toBe('');
+          expect(JSON.parse(run.stdout.trim())).toEqual(['get_weather']);
+        }
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('ESM import fails with the same error', () => {

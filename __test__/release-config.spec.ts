@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkModelPackage, inCaretRange, MODEL_FILES, packModel, packRelease, readTarGz } from '../scripts/pack-release.mjs';
+import { platformOf } from '../scripts/lib/tools.mjs';
 
 const root = join(__dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -53,6 +54,30 @@ describe('release configuration', () => {
 
   it('no optionalDependencies committed (added at release time by napi prepublish / pack:release)', () => {
     expect(pkg.optionalDependencies).toBeUndefined();
+  });
+
+  it('npm publish of the folder is refused without the platform optionalDependencies, pointing at pack:release', () => {
+    const r = spawnSync('npm', ['publish', '--dry-run'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('npm publish refused: package.json does not list the platform packages as optionalDependencies');
+    expect(r.stderr).toContain('npm run pack:release');
+    for (const t of pkg.napi.targets) expect(r.stderr).toContain(`${pkg.name}-${platformOf(t)}@${pkg.version}`);
+    // With them (what napi prepublish writes), the guard lets it through; one at another version is refused.
+    const dir = mkdtempSync(join(tmpdir(), 'mnp-guard-'));
+    try {
+      const manifest = join(dir, 'package.json');
+      const deps = Object.fromEntries(pkg.napi.targets.map((t: string) => [`${pkg.name}-${platformOf(t)}`, pkg.version]));
+      const guard = (optionalDependencies: Record<string, string>) => {
+        writeFileSync(manifest, JSON.stringify({ ...pkg, optionalDependencies }));
+        return spawnSync(process.execPath, [join(root, 'scripts', 'publish-guard.mjs'), manifest], { encoding: 'utf8' });
+      };
+      expect(guard(deps).status).toBe(0);
+      const stale = guard({ ...deps, [`${pkg.name}-darwin-arm64`]: '0.0.1' });
+      expect(stale.status).toBe(1);
+      expect(stale.stderr).toContain(`${pkg.name}-darwin-arm64@${pkg.version} is missing or at another version`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('npm pack: LICENSE, entry points and js/, no .node', () => {
@@ -157,6 +182,11 @@ describe('model package release', () => {
       const main = JSON.parse(readTarGz(join(dest, `${pkg.name}-${pkg.version}.tgz`)).get('package/package.json').toString());
       expect(main.peerDependencies[MODEL]).toBe(pkg.peerDependencies[MODEL]);
       expect(main.peerDependenciesMeta[MODEL]).toEqual({ optional: true });
+      // ... every platform package at this exact version, and nothing only this repository needs
+      expect(main.optionalDependencies).toEqual(Object.fromEntries(pkg.napi.targets.map((t: string) => [`${pkg.name}-${platformOf(t)}`, pkg.version])));
+      expect(Object.keys(main.optionalDependencies)).toHaveLength(7);
+      expect(main.scripts).toBeUndefined();
+      expect(main.devDependencies).toBeUndefined();
     } finally {
       rmSync(dest, { recursive: true, force: true });
     }

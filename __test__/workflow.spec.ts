@@ -49,7 +49,9 @@ describe('release workflow', () => {
     expect(text).toContain("if: startsWith(github.ref, 'refs/tags/v')");
     expect(text).toContain('id-token: write');
     expect(text).toContain('npx napi prepublish -t npm');
-    expect(text).toContain('npm publish --provenance');
+    // the main package is published from the checked release tarball, never from the folder
+    expect(text).toContain('npm publish "release/$name-$version.tgz" --provenance --access public');
+    expect(text).not.toMatch(/npm publish --provenance/);
     for (const node of ["'20.19.0'", "'22'", "'24'"]) expect(text).toContain(node);
   });
 });

@@ -44,6 +44,25 @@ function nodeTooOld(version = process.versions.node) {
   return false;
 }
 
+/**
+ * The platform packages this copy's own package.json declares (optionalDependencies): empty when
+ * it was packed without them (a plain `npm pack`/`npm publish` of the repository), which no
+ * install can repair. Read from disk, never required (a bundler must not inline it).
+ */
+function declaredPlatformPackages() {
+  try {
+    const fs = require('fs');
+    const path = require('path');
+    const dir = path.join(__dirname, '..');
+    // A source checkout never lists them (they are added at release): the build hint applies.
+    if (fs.existsSync(path.join(dir, 'Cargo.toml'))) return null;
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    return Object.keys(manifest.optionalDependencies || {}).filter((name) => name.startsWith(`${PACKAGE}-`));
+  } catch {
+    return null; // unknown (e.g. bundled without its package.json): say nothing about it
+  }
+}
+
 /** Messages of an error and its cause chain (napi's loader chains one error per load attempt). */
 function causeMessages(error, limit = 8) {
   const out = [];
@@ -71,11 +90,24 @@ function nativeLoadError(cause, env = {}) {
   const libc = env.libc !== undefined ? env.libc : os === 'linux' ? detectLibc() : null;
   const nodeVersion = env.nodeVersion ?? process.versions.node;
   const overridePath = env.overridePath !== undefined ? env.overridePath : process.env.NAPI_RS_NATIVE_LIBRARY_PATH;
+  const declared = env.declaredPackages !== undefined ? env.declaredPackages : declaredPlatformPackages();
   const here = `${os} ${arch}${libc ? ` (${libc})` : ''}`;
   const match = SUPPORTED_PLATFORMS.find((p) => p.os === os && p.arch === arch && (p.libc === null || p.libc === libc));
   const list = SUPPORTED_PLATFORMS.map((p) => `  - ${p.platform.padEnd(16)} ${p.label}`).join('\n');
   const lines = [];
-  if (!match) {
+  const chain = [cause && cause.message, ...causeMessages(cause)].filter(Boolean).join('\n');
+  if (/Dynamic require of .* is not supported|require is not defined/.test(chain)) {
+    // An ES-module bundle (e.g. esbuild --format=esm) that replaced require() with a stub: the
+    // loader could not even read the file system. No install fixes that; the bundle config does.
+    lines.push(
+      `${PACKAGE}: the native binary could not be loaded because ${PACKAGE} was bundled into an ES module`,
+      `without require() (${here}, Node.js ${nodeVersion}). Keep it out of the bundle, which is what native`,
+      `addons need: esbuild --external:${PACKAGE} (or --packages=external), rollup/webpack externals,`,
+      `Next.js serverExternalPackages: ['${PACKAGE}']. Or give the bundle a require, e.g. the esbuild banner`,
+      `  import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);`,
+      `and copy the .node file next to it (esbuild --loader:.node=copy).`,
+    );
+  } else if (!match) {
     lines.push(
       `${PACKAGE}: no prebuilt native binary for this platform: ${here}, Node.js ${nodeVersion}.`,
       `Supported platforms:`,
@@ -90,6 +122,15 @@ function nativeLoadError(cause, env = {}) {
       lines.push(
         `${PACKAGE}: could not load the native binary from NAPI_RS_NATIVE_LIBRARY_PATH=${overridePath} (${here}).`,
         `Unset NAPI_RS_NATIVE_LIBRARY_PATH to use the installed ${dep} package, or point it at a .node file built for ${match.platform}.`,
+      );
+    } else if (declared && !declared.includes(dep)) {
+      lines.push(
+        `${PACKAGE}: the native binary for this platform (${here}, Node.js ${nodeVersion}) could not be loaded:`,
+        `this copy of ${PACKAGE} was packed without its platform packages (its package.json lists no`,
+        `optionalDependencies on ${PACKAGE}-<platform>), so no install brings ${dep}. A plain`,
+        `\`npm pack\` or \`npm publish\` of the repository leaves them out. To fix:`,
+        `  - install ${PACKAGE} from the npm registry, or a tarball made with \`npm run pack:release\`;`,
+        `  - or add the platform package yourself: npm install ${dep}@<the same version>.`,
       );
     } else {
       lines.push(
@@ -111,7 +152,9 @@ function nativeLoadError(cause, env = {}) {
       `platform packages whose "engines" do not match, so upgrade Node.js first.`,
     );
   }
-  const attempts = causeMessages(cause);
+  // napi's loader also tries a WebAssembly build; a package without one need not list those.
+  const hasWasm = Array.isArray(declared) && declared.some((name) => name.endsWith('-wasm32-wasi'));
+  const attempts = causeMessages(cause).filter((m) => hasWasm || !/wasm32-wasi|\.wasi(\.cjs|-browser)?\b|wasi-runtime|NAPI_RS_FORCE_WASI/.test(m));
   if (attempts.length) lines.push('Load attempts:', ...attempts.map((m) => `  - ${m}`));
   const error = new Error(lines.join('\n'));
   error.code = 'MASTRA_NATIVE_BINDING_NOT_FOUND';

@@ -66,6 +66,13 @@ function packageModelDir(bases) {
   return undefined;
 }
 
+/** An Error with a stable `code` (MASTRA_NATIVE_MODEL_NOT_FOUND / MASTRA_NATIVE_MODEL_INVALID). */
+function modelError(code, message, options) {
+  const error = new Error(message, options);
+  error.code = code;
+  return error;
+}
+
 /** Absolute path of the model file for a `search.model` value or the installed package. */
 function modelFileOf(modelOption, processorName, bases = defaultBases()) {
   if (modelOption !== undefined) {
@@ -74,19 +81,21 @@ function modelFileOf(modelOption, processorName, bases = defaultBases()) {
     try {
       stat = fs.statSync(absolute);
     } catch {
-      throw new Error(
+      throw modelError(
+        'MASTRA_NATIVE_MODEL_NOT_FOUND',
         `${processorName}: options.search.model ${JSON.stringify(modelOption)} does not exist (expected a directory holding ${MODEL_FILE}, or the file).`,
       );
     }
     const file = stat.isDirectory() ? path.join(absolute, MODEL_FILE) : absolute;
     if (!fs.existsSync(file)) {
-      throw new Error(`${processorName}: options.search.model ${JSON.stringify(modelOption)} has no ${MODEL_FILE}.`);
+      throw modelError('MASTRA_NATIVE_MODEL_NOT_FOUND', `${processorName}: options.search.model ${JSON.stringify(modelOption)} has no ${MODEL_FILE}.`);
     }
     return file;
   }
   const dir = packageModelDir(bases);
   if (dir === undefined) {
-    throw new Error(
+    throw modelError(
+      'MASTRA_NATIVE_MODEL_NOT_FOUND',
       `${processorName}: search.mode 'hybrid' needs the model package: npm install ${MODEL_PACKAGE} (or pass search.model, a directory holding ${MODEL_FILE}).`,
     );
   }
@@ -107,7 +116,7 @@ function loadSemanticModel(modelOption, processorName) {
     model = NativeSemanticModel.load(file);
   } catch (error) {
     const source = modelOption !== undefined ? 'options.search.model' : `the ${MODEL_PACKAGE} package`;
-    throw new Error(`${processorName}: cannot load the search model from ${source}: ${error.message}`, { cause: error });
+    throw modelError('MASTRA_NATIVE_MODEL_INVALID', `${processorName}: cannot load the search model from ${source}: ${error.message}`, { cause: error });
   }
   loaded.set(file, model);
   return model;

@@ -156,6 +156,9 @@ export function packRelease({ quiet = false, all = false, dest = releaseDir } = 
     const pj = join(stage, 'package', 'package.json');
     const manifest = JSON.parse(readFileSync(pj, 'utf8'));
     manifest.optionalDependencies = optionalDependencies(p);
+    // What users install needs neither (and a tarball must not run our prepublish guard or dev scripts).
+    delete manifest.scripts;
+    delete manifest.devDependencies;
     writeFileSync(pj, JSON.stringify(manifest, null, 2) + '\n');
     const main = npmPack(join(stage, 'package'), dest);
     const files = main.files.map((f) => f.path);
