@@ -45,7 +45,11 @@ describe('release workflow', () => {
       expect(text.slice(0, text.indexOf('  test-macos-windows:'))).toContain(`platform: ${platform}\n`);
       expect(tests).toMatch(new RegExp(`platform: ${platform}[ ,}]`));
     }
-    expect(tests.match(/node scripts\/test-artifacts\.mjs --host/g)).toHaveLength(2);
+    expect(tests.match(/node scripts\/test-artifacts\.mjs --host/g)).toHaveLength(3);
+    // Bun and Deno run the same smokes on the linux x64 binary, and gate the publish
+    expect(tests).toContain('runtime: [bun, deno]');
+    expect(tests).toContain('node scripts/test-artifacts.mjs --host --runtime ${{ matrix.runtime }}');
+    expect(text).toContain('needs: [build, test-macos-windows, test-linux, test-runtimes]');
     expect(text).toContain("if: startsWith(github.ref, 'refs/tags/v')");
     expect(text).toContain('id-token: write');
     expect(text).toContain('npx napi prepublish -t npm');

@@ -33,6 +33,8 @@
 //   --keep   keep the temporary folders
 //   --host   only this machine's own platform, with the Node.js running the script (CI runs this on
 //            each platform: macOS, Windows, Alpine, arm64 runners)
+//   --runtime bun|deno|<path>   with --host: run the smokes with that runtime instead of Node.js
+//            (npm still installs; Deno runs them with `deno run -A`)
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,6 +56,14 @@ const ZOD = '4.1.12';
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 const hostMode = args.includes('--host');
+const runtime = args.includes('--runtime') ? args[args.indexOf('--runtime') + 1] : undefined;
+
+/** The command that runs a smoke script: Node.js, or the `--runtime` given. */
+function smokeCommand(script) {
+  if (!runtime) return [process.execPath, [script]];
+  if (/(^|[\\/])deno(\.exe)?$/.test(runtime)) return [runtime, ['run', '-A', script]];
+  return [runtime, [script]];
+}
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'x64-gnu-glibc2.31', 'arm64-gnu', 'x64-musl', 'arm64-musl'];
 const p = pkg();
 const modelPackage = checkModelPackage(p);
@@ -354,15 +364,15 @@ function testHost(registry, env) {
   const secs = npmInstall(dir, [], env);
   const pkgs = installedPlatformPackages(dir);
   check(pkgs.join() === `${p.name}-${platform}`, `installed platform packages: ${pkgs}`);
-  const r = spawnSync(process.execPath, ['agent-smoke.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync(...smokeCommand('agent-smoke.mjs'), { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
   check(r.status === 0, `${platform} smoke failed:\n${r.stdout}\n${r.stderr}`);
   const s = checkSmoke(platform, r.stdout, { arch: process.arch, platform, libc });
-  ok(platform, `installed in ${secs} s (${pkgs}), Node ${s.node}${s.glibcRuntime ? `, glibc ${s.glibcRuntime}` : ''}: agent answered "${s.text}", loaded ${s.nativeFiles[0]}`);
+  ok(platform, `installed in ${secs} s (${pkgs}), ${runtime ? `${runtime} (Node ${s.node} API)` : `Node ${s.node}`}${s.glibcRuntime ? `, glibc ${s.glibcRuntime}` : ''}: agent answered "${s.text}", loaded ${s.nativeFiles[0]}`);
   testHybrid(dir, env, platform);
 }
 
 function runHybridSmoke(dir, env, name) {
-  const r = spawnSync(process.execPath, ['hybrid-smoke.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync(...smokeCommand('hybrid-smoke.mjs'), { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
   check(r.status === 0, `${name} hybrid smoke failed:\n${r.stdout}\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }

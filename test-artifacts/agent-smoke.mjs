@@ -2,6 +2,7 @@
 // a real Mastra Agent (scripted model, no network) searches a tool catalog, loads the best match and
 // uses it, with ToolCallFilter in the same pipeline. Prints one JSON line: what ran and which native
 // binary the process actually loaded.
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
@@ -10,6 +11,26 @@ import { z } from 'zod';
 import { ToolSearchProcessor, ToolCallFilter } from 'mastra-native-processors';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * The shared libraries this process loaded, and the glibc version when it runs on glibc. Node's
+ * process report lists them; Bun (an empty list) and Deno (no such field) do not, so on Linux the
+ * process's memory map is read instead, and elsewhere the addons in require.cache are taken.
+ */
+function loadedLibraries() {
+  const report = typeof process.report?.getReport === 'function' ? process.report.getReport() : undefined;
+  if (Array.isArray(report?.sharedObjects) && report.sharedObjects.length > 0) return { objects: report.sharedObjects, glibcRuntime: report.header?.glibcVersionRuntime ?? null };
+  if (process.platform === 'linux' && existsSync('/proc/self/maps')) {
+    const paths = readFileSync('/proc/self/maps', 'utf8')
+      .split('\n')
+      .map((line) => line.split(/\s+/).slice(5).join(' '))
+      .filter((p) => p.startsWith('/'));
+    const objects = [...new Set(paths)];
+    const glibc = objects.some((f) => /\/libc\.so/.test(f)) && !objects.some((f) => /musl/.test(f));
+    return { objects, glibcRuntime: glibc ? report?.header?.glibcVersionRuntime ?? 'unknown' : null };
+  }
+  return { objects: Object.keys(require.cache ?? {}), glibcRuntime: report?.header?.glibcVersionRuntime ?? null };
+}
 
 const tools = {};
 for (const service of ['github', 'jira', 'slack', 'stripe', 'notion'])
@@ -74,16 +95,16 @@ requestContext.set('mastra__threadId', 'artifact-thread');
 const result = await agent.generate('What is the weather in Lisbon?', { maxSteps: 6, requestContext });
 toolSearch.dispose();
 
-const report = process.report.getReport();
-const nativeFiles = report.sharedObjects.filter((f) => f.endsWith('.node'));
+const { objects, glibcRuntime } = loadedLibraries();
+const nativeFiles = objects.filter((f) => f.endsWith('.node'));
 const entry = require.resolve('mastra-native-processors');
 console.log(
   JSON.stringify({
     node: process.version,
     platform: process.platform,
     arch: process.arch,
-    glibcRuntime: report.header.glibcVersionRuntime ?? null,
-    libcObjects: report.sharedObjects.filter((f) => /ld-musl|libc\.musl|libc\.so/.test(f)),
+    glibcRuntime,
+    libcObjects: objects.filter((f) => /ld-musl|libc\.musl|libc\.so/.test(f)),
     entry,
     nativeFiles,
     offered,
