@@ -125,7 +125,7 @@ async function testRecipe(name, registry) {
   const started = Date.now();
   if (recipe.buildFails) {
     // A control: the configuration the README warns against must still fail, with this message.
-    const r = spawnSync(recipe.build[0], recipe.build.slice(1), { cwd: app, encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const r = spawnSync(recipe.build[0], recipe.build.slice(1), { cwd: app, encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MASTRA_TELEMETRY_DISABLED: '1' } });
     const output = `${r.stdout}${r.stderr}`;
     check(r.status !== 0 && output.includes(recipe.buildFails), `the build was expected to fail with "${recipe.buildFails}"; exit ${r.status}:\n${output.slice(-2000)}`);
     const detail = `the build fails as the README says: "${recipe.buildFails}"`;
@@ -133,7 +133,7 @@ async function testRecipe(name, registry) {
     log(`PASS ${name}: ${detail}`);
     return;
   }
-  run(recipe.build[0], recipe.build.slice(1), { cwd: app, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  run(recipe.build[0], recipe.build.slice(1), { cwd: app, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MASTRA_TELEMETRY_DISABLED: '1' } });
   const buildSecs = ((Date.now() - started) / 1000).toFixed(0);
 
   // The output, moved: nothing of the app's node_modules comes along.
@@ -141,7 +141,12 @@ async function testRecipe(name, registry) {
   mkdirSync(dirname(deployed), { recursive: true });
   cpSync(join(app, recipe.output), deployed, { recursive: true, verbatimSymlinks: true });
   let shippedSecs = '0';
-  if (recipe.ship) {
+  if (recipe.installOwn) {
+    // The output carries its own package.json (mastra build): install it where it now is.
+    writeFileSync(join(deployed, '.npmrc'), `registry=${registry.url}\naudit=false\nfund=false\nupdate-notifier=false\n`);
+    rmSync(join(deployed, 'node_modules'), { recursive: true, force: true });
+    shippedSecs = npmInstall(deployed);
+  } else if (recipe.ship) {
     const shipped = Object.fromEntries(recipe.ship.dependencies.map((d) => [d, dependencies[d]]));
     writeProject(deployed, registry.url, { name: `deployed-${name}`, dependencies: shipped });
     shippedSecs = npmInstall(deployed);
@@ -157,7 +162,7 @@ async function testRecipe(name, registry) {
     check(addon.startsWith(deployed + '/'), `loaded ${addon}, not from the deployed output ${deployed}`);
     if (recipe.addonIn) check(dirname(addon) === join(deployed, recipe.addonIn), `loaded ${addon}, expected it in ${recipe.addonIn}`);
   }
-  const detail = `installed in ${installSecs} s, built in ${buildSecs} s${recipe.ship ? `, output's own install ${shippedSecs} s` : ''}; agent answered "${outcome.text}", loaded <output>/${relative(deployed, outcome.addons[0] ?? '')}`;
+  const detail = `installed in ${installSecs} s, built in ${buildSecs} s${recipe.ship || recipe.installOwn ? `, output's own install ${shippedSecs} s` : ''}; agent answered "${outcome.text}", loaded <output>/${relative(deployed, outcome.addons[0] ?? '')}`;
   results.push({ name, ok: true, detail });
   log(`PASS ${name}: ${detail}`);
 }
