@@ -6,7 +6,7 @@
 // (search → load → use, scripted model). Checked: the answer, the tools offered per step, and that
 // the native binary the process loaded is the one shipped inside the moved output.
 //
-//   npm run test:deploy                          # every recipe (~5 min; Linux x64, network to npm)
+//   npm run test:deploy                          # every recipe (~12 min; Linux x64, network to npm)
 //   npm run test:deploy -- --only next-turbopack,esbuild-bundled
 //   npm run test:deploy -- --keep                # keep the temporary folders
 //
