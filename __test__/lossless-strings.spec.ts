@@ -121,9 +121,9 @@ describe('SkillSearchProcessor', () => {
       const processor = new SkillSearchProcessor({ workspace: { skills } as any, search: mode === 'enhanced' ? { mode } : undefined } as any);
       const args = () => ({ tools: {}, messageList: { addSystem() {} }, requestContext: undefined, messages: [], stepNumber: 0 });
       const first = await processor.processInputStep(args() as any);
-      const found = await first.tools.search_skills.execute({ query: 'deploy region' }, {});
+      const found: any = await first.tools.search_skills.execute({ query: 'deploy region' }, {} as any);
       expect(found.results.map((r: any) => r.name).sort()).toEqual(['deploy\uD800', 'deploy\uDBFF'].sort());
-      expect(await first.tools.load_skill.execute({ skillName: 'deploy\uDBFF' }, {})).toMatchObject({ success: true });
+      expect(await first.tools.load_skill.execute({ skillName: 'deploy\uDBFF' }, {} as any)).toMatchObject({ success: true });
       const system: string[] = [];
       await processor.processInputStep({ ...args(), messageList: { addSystem: (m: string) => system.push(m) } } as any);
       expect(system.filter((m) => m.startsWith('[Skill: '))).toEqual([expect.stringContaining('Use region two.')]);

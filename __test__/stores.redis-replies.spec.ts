@@ -162,7 +162,7 @@ describe.each(Object.keys(CLIENTS) as (keyof typeof CLIENTS)[])('wrong-shaped re
     try {
       await (await step(processor, { threadId: thread })).tools.load_tool.execute({ toolName: 'get_weather' }, {});
       proxy.inject((c) => (isScan(c) ? '+OK\r\n' : undefined));
-      const cleared = await processor.clearAllState();
+      const cleared: any = await processor.clearAllState();
       expect(cleared.ok).toBe(false);
       expect(String((cleared as any).error.message)).toBe('redisStore: scan answered the string "OK", not a [cursor, keys] pair');
       expect(await processor.getStoreStats()).toBeNull();

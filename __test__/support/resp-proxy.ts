@@ -76,7 +76,7 @@ export async function startRespProxy(targetPort: number): Promise<RespProxy> {
       while (slots.length > 0 && slots[0].reply) client.write(slots.shift()!.reply!);
     };
     client.on('data', (chunk) => {
-      fromClient = Buffer.concat([fromClient, chunk]);
+      fromClient = Buffer.concat([fromClient, chunk as Buffer]);
       for (;;) {
         const parsed = parseCommand(fromClient, 0);
         if (!parsed) break;
@@ -94,7 +94,7 @@ export async function startRespProxy(targetPort: number): Promise<RespProxy> {
       flush();
     });
     upstream.on('data', (chunk) => {
-      fromServer = Buffer.concat([fromServer, chunk]);
+      fromServer = Buffer.concat([fromServer, chunk as Buffer]);
       for (;;) {
         if (fromServer.length === 0) break;
         const length = replyLength(fromServer, 0);
