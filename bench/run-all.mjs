@@ -20,6 +20,11 @@ for (const r of filterRows) console.log(`- ${r.name}: ${r.read_js_ms} / ${r.core
 printTable('SkillSearchProcessor', await skillSearch.run());
 
 printTable('Import time (fresh process each, median of 7)', await importTime.run());
+
+// What users pay: model calls, bytes and solved tasks with a real Agent and an oracle model.
+const agentSteps = await import('./agent-steps.mjs');
+console.log('\n### Agent steps with an oracle model (bench/agent-steps.mjs)');
+agentSteps.printTables(await agentSteps.run({ taskCount: quick ? 60 : 300 }));
 await (await import('./event-loop.mjs')).report({ quick });
 
 // storage: redisStore(client) needs a Redis-compatible server (the system's, else valkey-server from PyPI).

@@ -1,0 +1,199 @@
+// What users pay for tool search: model calls, bytes sent to the model and solved tasks, with a real
+// Mastra Agent and an oracle model, @mastra/core 1.59.0's ToolSearchProcessor and ours side by side.
+//
+// The oracle is a model that always recognises the right tool when it sees it; per step it
+//   1. calls a relevant tool when one is offered (the task is solved: that call is the last counted);
+//   2. else, when load_tool is offered and its last search_tools result lists a relevant tool, loads
+//      the first such tool;
+//   3. else, when search_tools is offered and nothing was searched yet, searches with the request;
+//   4. else gives up (a text answer).
+// So any difference between rows is the processor's: what it offers, what its search finds.
+//
+// Sets (test halves only; tune on the others): MetaTool's odd query lines (a deterministic sample of
+// --tasks, default 300) over its 199 tools, and the multilingual set's test split over its 128 tools,
+// per request language. Per set and processor: solved share, model calls per solved task, calls per
+// task (failures count the calls they made, up to the step cap), and input bytes per solved task
+// (the JSON of the tool definitions and the prompt of every call, as the provider would get them).
+//
+//   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--json]
+//   (also part of `npm run bench`)
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent } from '@mastra/core/agent';
+import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
+import { RequestContext } from '@mastra/core/request-context';
+import { createTool } from '@mastra/core/tools';
+import { z } from 'zod';
+import { ToolSearchProcessor as Native } from '../index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MAX_STEPS = 6;
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : fallback;
+}
+
+const readJsonl = (set, file) =>
+  readFileSync(join(here, '..', 'data', set, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+/**
+ * The model for 'hybrid' (as bench/quality.mjs): `{ model }` with MNP_MODEL or the repo's copy,
+ * `{}` for the installed package, or undefined when there is none (the hybrid rows are skipped).
+ */
+function hybridModel() {
+  if (process.env.MNP_MODEL) return { model: process.env.MNP_MODEL };
+  try {
+    createRequire(import.meta.url).resolve('mastra-native-processors-model-multilingual');
+    return {};
+  } catch {
+    const repo = join(here, '..', 'packages', 'model-multilingual');
+    return existsSync(join(repo, 'model.bin')) ? { model: repo } : undefined;
+  }
+}
+const hybrid = hybridModel();
+
+export const CONFIGS = [
+  ['@mastra/core 1.59.0', Reference, {}],
+  ['ours, compatible', Native, {}],
+  ['ours, enhanced', Native, { mode: 'enhanced' }],
+  ...(hybrid ? [['ours, hybrid', Native, { mode: 'hybrid', ...hybrid }]] : []),
+];
+
+function toolsOf(catalog) {
+  const tools = {};
+  for (const { id, description } of catalog) {
+    tools[id] = createTool({ id, description, inputSchema: z.object({}).passthrough(), execute: async () => ({ ok: true, tool: id }) });
+  }
+  return tools;
+}
+
+/** The last search_tools result in the prompt (AI SDK v2 prompt format), or undefined. */
+function lastSearch(prompt) {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    if (prompt[i].role !== 'tool') continue;
+    const part = prompt[i].content.find((p) => p.type === 'tool-result' && p.toolName === 'search_tools');
+    if (part) return part.output?.value ?? part.output;
+  }
+  return undefined;
+}
+
+/** The oracle for one task: counts its calls and the bytes it is sent until the task is solved. */
+function oracle(task) {
+  const relevant = new Set(task.relevant);
+  const run = { calls: 0, bytes: 0, solved: false, searched: false };
+  const reply = (content, finishReason) => ({
+    content,
+    finishReason,
+    warnings: [],
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    response: { id: `r-${run.calls}`, modelId: 'oracle', timestamp: new Date(0) },
+  });
+  const call = (toolName, input) => reply([{ type: 'tool-call', toolCallId: `c-${run.calls}`, toolName, input: JSON.stringify(input) }], 'tool-calls');
+  const model = {
+    specificationVersion: 'v2',
+    provider: 'bench',
+    modelId: 'oracle',
+    supportedUrls: {},
+    async doGenerate({ tools = [], prompt }) {
+      if (run.solved) return reply([{ type: 'text', text: 'done' }], 'stop');
+      run.calls++;
+      run.bytes += Buffer.byteLength(JSON.stringify({ tools, prompt }));
+      const offered = tools.map((t) => t.name);
+      const hit = offered.find((name) => relevant.has(name));
+      if (hit) {
+        run.solved = true;
+        return call(hit, {});
+      }
+      const found = lastSearch(prompt);
+      const listed = Array.isArray(found?.results) ? found.results.map((r) => r.name).find((name) => relevant.has(name)) : undefined;
+      if (listed && offered.includes('load_tool')) return call('load_tool', { toolName: listed });
+      if (!run.searched && offered.includes('search_tools')) {
+        run.searched = true;
+        return call('search_tools', { query: task.query });
+      }
+      return reply([{ type: 'text', text: 'I cannot find a tool for this.' }], 'stop');
+    },
+    async doStream() {
+      throw new Error('generate() only');
+    },
+  };
+  return { model, run };
+}
+
+/** Runs `tasks` through one processor configuration; one thread per task. */
+export async function runSet(tasks, catalog, [label, Processor, search]) {
+  const processor = new Processor({ tools: toolsOf(catalog), search: { topK: 5, ...search } });
+  const totals = { label, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, bytesSolved: 0 };
+  for (let i = 0; i < tasks.length; i++) {
+    const { model, run } = oracle(tasks[i]);
+    const agent = new Agent({ id: 'bench', name: 'bench', instructions: 'Use the tools to help.', model, inputProcessors: [processor] });
+    const requestContext = new RequestContext();
+    requestContext.set('mastra__threadId', `task-${i}`);
+    await agent.generate(tasks[i].query, { maxSteps: MAX_STEPS, requestContext });
+    totals.callsAll += run.calls;
+    if (run.solved) {
+      totals.solved++;
+      totals.callsSolved += run.calls;
+      totals.bytesSolved += run.bytes;
+    }
+  }
+  processor.dispose?.();
+  return totals;
+}
+
+function sets(taskCount) {
+  const out = [];
+  const which = option('set', 'all');
+  if (which === 'all' || which === 'metatool') {
+    const odd = readJsonl('metatool', 'queries.jsonl').filter((_, i) => i % 2 === 1);
+    const stride = Math.max(1, Math.floor(odd.length / taskCount));
+    const tasks = odd.filter((_, i) => i % stride === 0).slice(0, taskCount);
+    out.push({ name: `MetaTool test half (${tasks.length} of ${odd.length} odd lines)`, catalog: readJsonl('metatool', 'tools.jsonl'), tasks });
+  }
+  if (which === 'all' || which === 'multilingual') {
+    const catalog = readJsonl('multilingual', 'tools.jsonl');
+    const test = readJsonl('multilingual', 'queries.jsonl').filter((q) => q.split === 'test');
+    for (const lang of [...new Set(test.map((q) => q.lang))]) {
+      const tasks = test.filter((q) => q.lang === lang);
+      out.push({ name: `multilingual test half, ${lang} (${tasks.length})`, catalog, tasks });
+    }
+  }
+  return out;
+}
+
+export async function run({ taskCount = 300 } = {}) {
+  const results = [];
+  for (const set of sets(taskCount)) {
+    for (const config of CONFIGS) {
+      results.push({ set: set.name, ...(await runSet(set.tasks, set.catalog, config)) });
+    }
+  }
+  return results;
+}
+
+export function printTables(results) {
+  for (const set of [...new Set(results.map((r) => r.set))]) {
+    console.log(`\n#### ${set}\n`);
+    console.log('| processor | solved | model calls per solved task | model calls per task | input KB per solved task |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const r of results.filter((x) => x.set === set)) {
+      const per = (x, n) => (n ? (x / n).toFixed(2) : '—');
+      console.log(`| ${r.label} | ${((100 * r.solved) / r.tasks).toFixed(1)}% | ${per(r.callsSolved, r.solved)} | ${per(r.callsAll, r.tasks)} | ${r.solved ? (r.bytesSolved / r.solved / 1024).toFixed(1) : '—'} |`);
+    }
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const results = await run({ taskCount: Number(option('tasks', 300)) });
+  if (process.argv.includes('--json')) console.log(JSON.stringify(results));
+  else {
+    console.log(`Agent steps with an oracle model (node ${process.version}; max ${MAX_STEPS} steps, topK 5)`);
+    printTables(results);
+  }
+}
