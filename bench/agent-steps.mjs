@@ -11,9 +11,10 @@
 //
 // Sets (test halves only; tune on the others): MetaTool's odd query lines (a deterministic sample of
 // --tasks, default 300) over its 199 tools, and the multilingual set's test split over its 128 tools,
-// per request language. Per set and processor: solved share, model calls per solved task, calls per
-// task (failures count the calls they made, up to the step cap), and input bytes per solved task
-// (the JSON of the tool definitions and the prompt of every call, as the provider would get them).
+// per request language. Per set and processor: solved share, the share solved at the first model
+// call, model calls per solved task, calls per task (a failure counts the calls it made), input bytes
+// per solved task (the JSON of the tool definitions and the prompt of every call, as the provider
+// would get them), and with preload the share of preloaded tools that were relevant.
 //
 //   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--json]
 //   (also part of `npm run bench`)
@@ -63,6 +64,7 @@ export const CONFIGS = [
   ['ours, compatible', Native, {}],
   ['ours, enhanced', Native, { mode: 'enhanced' }],
   ...(hybrid ? [['ours, hybrid', Native, { mode: 'hybrid', ...hybrid }]] : []),
+  ...(hybrid ? [['ours, hybrid + preload', Native, { mode: 'hybrid', ...hybrid }, { preload: true }]] : []),
 ];
 
 function toolsOf(catalog) {
@@ -127,9 +129,15 @@ function oracle(task) {
 }
 
 /** Runs `tasks` through one processor configuration; one thread per task. */
-export async function runSet(tasks, catalog, [label, Processor, search]) {
-  const processor = new Processor({ tools: toolsOf(catalog), search: { topK: 5, ...search } });
-  const totals = { label, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, bytesSolved: 0 };
+export async function runSet(tasks, catalog, [label, Processor, search, extra = {}]) {
+  // Preloads, by thread, as the processor reports them.
+  const preloads = new Map();
+  const options = { ...extra };
+  if (extra.preload) {
+    options.preload = { ...(extra.preload === true ? {} : extra.preload), onPreload: (e) => preloads.set(e.threadId, e.tools.map((t) => t.name)) };
+  }
+  const processor = new Processor({ tools: toolsOf(catalog), search: { topK: 5, ...search }, ...options });
+  const totals = { label, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, bytesSolved: 0, firstCall: 0, preloaded: 0, preloadedRelevant: 0, preload: Boolean(extra.preload) };
   for (let i = 0; i < tasks.length; i++) {
     const { model, run } = oracle(tasks[i]);
     const agent = new Agent({ id: 'bench', name: 'bench', instructions: 'Use the tools to help.', model, inputProcessors: [processor] });
@@ -137,6 +145,10 @@ export async function runSet(tasks, catalog, [label, Processor, search]) {
     requestContext.set('mastra__threadId', `task-${i}`);
     await agent.generate(tasks[i].query, { maxSteps: MAX_STEPS, requestContext });
     totals.callsAll += run.calls;
+    const preloaded = preloads.get(`task-${i}`) ?? [];
+    totals.preloaded += preloaded.length;
+    totals.preloadedRelevant += preloaded.filter((name) => tasks[i].relevant.includes(name)).length;
+    if (run.solved && run.calls === 1) totals.firstCall++;
     if (run.solved) {
       totals.solved++;
       totals.callsSolved += run.calls;
@@ -180,11 +192,12 @@ export async function run({ taskCount = 300 } = {}) {
 export function printTables(results) {
   for (const set of [...new Set(results.map((r) => r.set))]) {
     console.log(`\n#### ${set}\n`);
-    console.log('| processor | solved | model calls per solved task | model calls per task | input KB per solved task |');
-    console.log('|---|---:|---:|---:|---:|');
+    console.log('| processor | solved | solved at the first call | model calls per solved task | model calls per task | input KB per solved task | preload precision (tools) |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const r of results.filter((x) => x.set === set)) {
       const per = (x, n) => (n ? (x / n).toFixed(2) : '—');
-      console.log(`| ${r.label} | ${((100 * r.solved) / r.tasks).toFixed(1)}% | ${per(r.callsSolved, r.solved)} | ${per(r.callsAll, r.tasks)} | ${r.solved ? (r.bytesSolved / r.solved / 1024).toFixed(1) : '—'} |`);
+      const precision = r.preload ? (r.preloaded ? `${(r.preloadedRelevant / r.preloaded).toFixed(2)} (${r.preloaded})` : '— (0)') : '—';
+      console.log(`| ${r.label} | ${((100 * r.solved) / r.tasks).toFixed(1)}% | ${((100 * r.firstCall) / r.tasks).toFixed(1)}% | ${per(r.callsSolved, r.solved)} | ${per(r.callsAll, r.tasks)} | ${r.solved ? (r.bytesSolved / r.solved / 1024).toFixed(1) : '—'} | ${precision} |`);
     }
   }
 }

@@ -45,12 +45,18 @@ async function observe(catalog, requests) {
   for (const { query, relevant } of requests) {
     const { results } = await step.tools.search_tools.execute({ query }, {});
     if (!results || results.length === 0) {
-      out.push({ top: 0, margin: 0, right: false, right3: false });
+      out.push({ top: 0, margin: 0, right: false, right3: false, hits: [] });
       continue;
     }
     const top = results[0].score;
     const second = results[1]?.score ?? 0;
-    out.push({ top, margin: top - second, right: relevant.includes(results[0].name), right3: results.slice(0, 3).some((r) => relevant.includes(r.name)) });
+    out.push({
+      top,
+      margin: top - second,
+      right: relevant.includes(results[0].name),
+      right3: results.slice(0, 3).some((r) => relevant.includes(r.name)),
+      hits: results.slice(0, 3).map((r) => ({ score: r.score, relevant: relevant.includes(r.name) })),
+    });
   }
   processor.dispose();
   return out;
@@ -67,6 +73,29 @@ function table(name, rows, key, thresholds) {
   }
 }
 
+/** The rule preload applies: each of the top 3 hits whose own score is at least t. */
+function ruleTable(name, rows, thresholds) {
+  console.log(`\n#### ${name}: preload each of the top 3 hits whose score ≥ t\n`);
+  console.log('| t | requests with a preload | tools per such request | precision per preloaded tool | requests whose preloads hold a relevant tool |');
+  console.log('|---:|---:|---:|---:|---:|');
+  for (const t of thresholds) {
+    let requests = 0;
+    let tools = 0;
+    let right = 0;
+    let solved = 0;
+    for (const r of rows) {
+      const chosen = r.hits.filter((h) => h.score >= t);
+      if (!chosen.length) continue;
+      requests++;
+      tools += chosen.length;
+      right += chosen.filter((h) => h.relevant).length;
+      if (chosen.some((h) => h.relevant)) solved++;
+    }
+    const f = (x) => (requests ? x.toFixed(3) : '—');
+    console.log(`| ${t} | ${((100 * requests) / rows.length).toFixed(1)}% | ${requests ? (tools / requests).toFixed(2) : '—'} | ${f(right / tools)} | ${((100 * solved) / rows.length).toFixed(1)}% |`);
+  }
+}
+
 const sets = [];
 if (which === 'all' || which === 'metatool') {
   sets.push(['MetaTool even lines (dev)', readJsonl('metatool', 'tools.jsonl'), readJsonl('metatool', 'queries.jsonl').filter((_, i) => i % 2 === 0)]);
@@ -80,4 +109,5 @@ for (const [name, catalog, requests] of sets) {
   const scoreSteps = mode === 'hybrid' ? [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1] : [2, 4, 6, 8, 10, 12, 15, 20];
   table(name, rows, 'top', scoreSteps);
   table(name, rows, 'margin', mode === 'hybrid' ? [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4] : [0, 1, 2, 3, 5, 8]);
+  ruleTable(name, rows, scoreSteps);
 }

@@ -33,6 +33,22 @@ export interface ToolSearchProcessorOptions {
    * 1.67+; available on every host. @default false
    */
   injectCatalog?: boolean;
+  /**
+   * Ours, opt-in, with `search.mode: 'hybrid'` and in-memory or shared storage: at the first step of
+   * each user message, the tools its text finds with at least `minConfidence` (the hybrid score,
+   * in (0, 1]) are loaded as `load_tool` would (filter phases 'search', 'load' and 'active'), at
+   * most `maxTools`, and offered at that very step; a system message tells the model.
+   */
+  preload?:
+    | boolean
+    | {
+        /** @default 3 */
+        maxTools?: number;
+        /** @default 0.85 */
+        minConfidence?: number;
+        /** Called with what was preloaded (never for an empty preload). */
+        onPreload?: (event: { threadId: string; query: string; tools: Array<{ name: string; confidence: number }> }) => void;
+      };
   search?: {
     /** Maximum number of results. A non-negative integer. @default 5 */
     topK?: number;

@@ -106,9 +106,73 @@ function toolDescriptionOf(tool) {
 /** Every option this processor knows (on every host); others are warned about, not rejected. */
 const OPTION_SCHEMA = {
   name: 'ToolSearchProcessor',
-  keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog'],
-  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model'] },
+  keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog', 'preload'],
+  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model'], preload: ['maxTools', 'minConfidence', 'onPreload'] },
 };
+
+/** `preload` defaults: at most this many tools per user message, each at least this confident. */
+const PRELOAD_MAX_TOOLS = 3;
+// Chosen on the development halves (bench/preload-calibration.mjs, hybrid): a preloaded tool
+// is relevant 0.60 of the time on MetaTool's even lines and 0.72 on the multilingual dev split.
+const PRELOAD_MIN_CONFIDENCE = 0.85;
+
+/** `options.preload` as `{ maxTools, minConfidence, onPreload }`, or undefined when off. */
+function preloadOptionsOf(preload, mode, storage) {
+  if (preload === undefined || preload === false) return undefined;
+  const spec = preload === true ? {} : preload;
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw optionError('options.preload', 'true, false or { maxTools?, minConfidence?, onPreload? }', preload);
+  }
+  if (mode !== 'hybrid') {
+    // Only hybrid scores mean the same across catalogs (a fused rank value in (0, 1]); lexical
+    // scores grow with the catalog and the query, so no threshold could be trusted with them.
+    throw optionError('options.preload', "used with search.mode 'hybrid' (its scores are comparable across catalogs)", preload);
+  }
+  if (storage === 'context') {
+    throw optionError('options.preload', "used with storage 'in-memory' or a shared store (context storage keeps only what the conversation's messages record)", preload);
+  }
+  const maxTools = spec.maxTools ?? PRELOAD_MAX_TOOLS;
+  if (typeof maxTools !== 'number' || !Number.isInteger(maxTools) || maxTools < 1 || maxTools > 20) {
+    throw optionError('options.preload.maxTools', 'an integer from 1 to 20', maxTools);
+  }
+  const minConfidence = spec.minConfidence ?? PRELOAD_MIN_CONFIDENCE;
+  if (typeof minConfidence !== 'number' || !(minConfidence >= 0 && minConfidence <= 1)) {
+    throw optionError('options.preload.minConfidence', 'a number from 0 to 1', minConfidence);
+  }
+  const onPreload = spec.onPreload;
+  if (onPreload !== undefined && typeof onPreload !== 'function') {
+    throw optionError('options.preload.onPreload', 'a function ({ threadId, query, tools }) => void', onPreload);
+  }
+  return { maxTools, minConfidence, onPreload };
+}
+
+/** The text of the last user message of a step's messages (Mastra's stored format), or ''. */
+function lastUserText(messages) {
+  if (!Array.isArray(messages)) return '';
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (!message || message.role !== 'user') continue;
+    const content = message.content;
+    if (typeof content === 'string') return content;
+    const parts = Array.isArray(content?.parts) ? content.parts : Array.isArray(content) ? content : [];
+    const text = parts
+      .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text)
+      .join('\n');
+    return text || (typeof content?.content === 'string' ? content.content : '');
+  }
+  return '';
+}
+
+/** The system message naming this step's preloaded tools. */
+function preloadMessage(tools) {
+  const lines = tools.map(({ name, description }) => (description ? `- \`${name}\`: ${description}` : `- \`${name}\``));
+  return (
+    "These tools were loaded for the user's request and can be called directly now, without search_tools or load_tool:\n" +
+    lines.join('\n') +
+    '\nUse search_tools for anything else.'
+  );
+}
 
 function normalizeOptions(options) {
   if (options === null || typeof options !== 'object') {
@@ -161,7 +225,9 @@ function normalizeOptions(options) {
   if (typeof injectCatalog !== 'boolean') {
     throw optionError('options.injectCatalog', 'a boolean', injectCatalog);
   }
+  const preload = preloadOptionsOf(options.preload, mode, storage);
   return {
+    preload,
     tools,
     topK,
     minScore,
@@ -863,6 +929,44 @@ class ToolSearchProcessor {
     });
   }
 
+  /**
+   * Searches `query` as search_tools does (its 'search' filter phase included) and activates, as
+   * load_tool would, the hits confident enough that the filter allows to load and to offer: at
+   * most `maxTools`, none already loaded. Extends `loadedNames`; returns what it activated.
+   */
+  async #preload(catalog, loadedNames, threadId, requestContext, query) {
+    const { maxTools, minConfidence, onPreload } = this.#config.preload;
+    if (!query.trim()) return [];
+    const { results, tools } = await this.#searchTools(catalog, query, requestContext);
+    const chosen = [];
+    for (let i = 0; i < results.length && chosen.length < maxTools; i++) {
+      const { name, description, score } = results[i];
+      // Hybrid scores are a fused rank value in (0, 1], best first: the rest are lower.
+      if (score < minConfidence) break;
+      if (loadedNames.has(name) || chosen.some((c) => c.name === name)) continue;
+      if (!(await this.#isAllowed(tools[i], requestContext, 'load'))) continue;
+      if (!(await this.#isAllowed(tools[i], requestContext, 'active'))) continue;
+      chosen.push({ name, description, confidence: score });
+    }
+    if (chosen.length === 0) return [];
+    const names = chosen.map((c) => c.name);
+    if (this.#shared) {
+      const written = await this.#shared.addLoaded(names, threadId);
+      if (!written.ok) return [];
+    } else {
+      this.#store.addLoaded(names, threadId);
+    }
+    for (const name of names) loadedNames.add(name);
+    if (onPreload) {
+      try {
+        onPreload({ threadId: threadId || 'default', query, tools: chosen.map(({ name, confidence }) => ({ name, confidence })) });
+      } catch (error) {
+        (this.#logger ?? console).warn(`ToolSearchProcessor: preload.onPreload threw (${error?.message ?? error}); the preload stands.`);
+      }
+    }
+    return chosen;
+  }
+
   #makeLoadTool(catalog, loadedNames, threadId, requestContext) {
     const { createTool, z } = hostModulesOf(this);
     const schemas = schemasFor(z);
@@ -978,6 +1082,13 @@ class ToolSearchProcessor {
     if (this.#config.injectCatalog) {
       const list = await this.#catalogList(catalog, requestContext);
       if (list) messageList.addSystem((autoLoad ? CATALOG_HEADER_AUTO_LOAD : CATALOG_HEADER) + CATALOG_LIST_INTRO + list);
+    }
+
+    // Preload (ours, opt-in): the first step of each user message activates the tools its text
+    // finds with confidence, so they are offered at this very step.
+    if (this.#config.preload && args.stepNumber === 0) {
+      const preloaded = await this.#preload(catalog, loadedNames, threadId, requestContext, lastUserText(args.messages));
+      if (preloaded.length > 0) messageList.addSystem(preloadMessage(preloaded));
     }
 
     const searchTool = this.#makeSearchTool(catalog, loadedNames, threadId, requestContext);
