@@ -8,22 +8,9 @@ import { describe, expect, it } from 'vitest';
 
 import { HOST_VERSIONS, loadHost, type Host } from './support/hosts';
 import { runAgent } from './support/agent-run';
+import { PRELOAD_HEADER, preloadTools, systemTexts } from './support/preload';
 
-const PRELOAD_HEADER = "These tools were loaded for the user's request and can be called directly now, without search_tools or load_tool:";
-
-function toolsOf(host: Host) {
-  const z = host.zod.z ?? host.zod;
-  const make = (id: string, description: string) => host.tools.createTool({ id, description, inputSchema: z.object({}).passthrough(), execute: async () => ({ ok: id }) });
-  return {
-    get_weather: make('get_weather', 'Get the current weather and the forecast for a city'),
-    send_email: make('send_email', 'Send an email message to a recipient'),
-    calendar_schedule: make('calendar_schedule', 'Schedule a meeting in the calendar'),
-    stock_quote: make('stock_quote', 'Get the latest stock price for a ticker symbol'),
-    translate_text: make('translate_text', 'Translate text into another language'),
-  };
-}
-
-const systemTexts = (prompt: any[]) => prompt.filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+const toolsOf = (host: Host) => preloadTools(host.tools.createTool, host.zod.z ?? host.zod);
 
 describe.each(HOST_VERSIONS)('preload on host @mastra/core %s', (version) => {
   it('each user message gets its tool at the first model call; the rest of the step is the host\u2019s', async () => {

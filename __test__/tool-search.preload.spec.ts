@@ -14,26 +14,11 @@ import { z } from 'zod';
 
 import { redisStore, ToolSearchProcessor } from '../index.js';
 import { startRedisServer, type RedisServer } from './support/redis-server';
+import { PRELOAD_HEADER, preloadTools, systemTexts } from './support/preload';
 import { scriptedModel, type ModelCall, type ScriptStep } from './support/scripted-model';
 
 const ran: string[] = [];
-function tools() {
-  const make = (id: string, description: string) =>
-    createTool({ id, description, inputSchema: z.object({}).passthrough(), execute: async () => (ran.push(id), { ok: id }) });
-  return {
-    get_weather: make('get_weather', 'Get the current weather and the forecast for a city'),
-    send_email: make('send_email', 'Send an email message to a recipient'),
-    calendar_schedule: make('calendar_schedule', 'Schedule a meeting in the calendar'),
-    stock_quote: make('stock_quote', 'Get the latest stock price for a ticker symbol'),
-    translate_text: make('translate_text', 'Translate text into another language'),
-  };
-}
-
-const PRELOAD_HEADER = "These tools were loaded for the user's request and can be called directly now, without search_tools or load_tool:";
-
-function systemTexts(prompt: any[]): string[] {
-  return prompt.filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
-}
+const tools = () => preloadTools(createTool, z, (id) => ran.push(id));
 
 async function turn(processor: any, threadId: string, text: string, script: ScriptStep[]) {
   const log: ModelCall[] = [];

@@ -18,9 +18,6 @@
 //
 //   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--json]
 //   (also part of `npm run bench`)
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from '@mastra/core/agent';
 import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
@@ -28,8 +25,8 @@ import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { ToolSearchProcessor as Native } from '../index.js';
+import { hybridModelOption, readJsonl } from './util.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const MAX_STEPS = 6;
 
 function option(name, fallback) {
@@ -37,27 +34,7 @@ function option(name, fallback) {
   return at >= 0 ? process.argv[at + 1] : fallback;
 }
 
-const readJsonl = (set, file) =>
-  readFileSync(join(here, '..', 'data', set, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-
-/**
- * The model for 'hybrid' (as bench/quality.mjs): `{ model }` with MNP_MODEL or the repo's copy,
- * `{}` for the installed package, or undefined when there is none (the hybrid rows are skipped).
- */
-function hybridModel() {
-  if (process.env.MNP_MODEL) return { model: process.env.MNP_MODEL };
-  try {
-    createRequire(import.meta.url).resolve('mastra-native-processors-model-multilingual');
-    return {};
-  } catch {
-    const repo = join(here, '..', 'packages', 'model-multilingual');
-    return existsSync(join(repo, 'model.bin')) ? { model: repo } : undefined;
-  }
-}
-const hybrid = hybridModel();
+const hybrid = hybridModelOption();
 
 export const CONFIGS = [
   ['@mastra/core 1.59.0', Reference, {}],

@@ -7,35 +7,16 @@
 // test halves elsewhere.
 //
 //   node bench/preload-calibration.mjs [--mode hybrid|enhanced] [--set metatool|multilingual]
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MessageList } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { ToolSearchProcessor } from '../index.js';
+import { hybridModelOption, readJsonl } from './util.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const option = (name, fallback) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : fallback);
 const mode = option('mode', 'hybrid');
 const which = option('set', 'all');
-const readJsonl = (set, file) =>
-  readFileSync(join(here, '..', 'data', set, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-
-function modelOption() {
-  if (mode !== 'hybrid') return {};
-  try {
-    createRequire(import.meta.url).resolve('mastra-native-processors-model-multilingual');
-    return {};
-  } catch {
-    const repo = join(here, '..', 'packages', 'model-multilingual');
-    return existsSync(join(repo, 'model.bin')) ? { model: repo } : {};
-  }
-}
+const modelOption = () => (mode === 'hybrid' ? hybridModelOption() ?? {} : {});
 
 async function observe(catalog, requests) {
   const tools = Object.fromEntries(catalog.map(({ id, description }) => [id, createTool({ id, description, execute: async () => ({}) })]));

@@ -13,42 +13,19 @@
 //
 // topK 10, minScore 0. recall@k = |relevant ∩ top-k| / |relevant|; MRR@10 and nDCG@10 use
 // binary gains. Exits non-zero when compatible mode differs from the reference on any query.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import { createTool } from '@mastra/core/tools';
 import { MessageList } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
 import { ToolSearchProcessor as Native } from '../index.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const dataRoot = join(here, '..', 'data');
-const readJsonl = (set, file) =>
-  readFileSync(join(dataRoot, set, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-
-/** `search.model` for 'hybrid': MNP_MODEL, the installed package (undefined), or the repo's copy. */
-function hybridModel() {
-  if (process.env.MNP_MODEL) return process.env.MNP_MODEL;
-  try {
-    createRequire(import.meta.url).resolve('mastra-native-processors-model-multilingual');
-    return undefined;
-  } catch {
-    const repo = join(here, '..', 'packages', 'model-multilingual');
-    return existsSync(join(repo, 'model.bin')) ? repo : undefined;
-  }
-}
+import { hybridModelOption, readJsonl } from './util.mjs';
 
 const TOP_K = 10;
 const CONFIGS = [
   ['reference (@mastra/core)', Reference, { topK: TOP_K, minScore: 0 }],
   ['ours compatible', Native, { topK: TOP_K, minScore: 0, mode: 'compatible' }],
   ['ours enhanced', Native, { topK: TOP_K, minScore: 0, mode: 'enhanced' }],
-  ['ours hybrid', Native, { topK: TOP_K, minScore: 0, mode: 'hybrid', ...(hybridModel() ? { model: hybridModel() } : {}) }],
+  ['ours hybrid', Native, { topK: TOP_K, minScore: 0, mode: 'hybrid', ...(hybridModelOption() ?? {}) }],
 ];
 
 async function searcher(P, search, catalog) {

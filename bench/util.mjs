@@ -1,4 +1,33 @@
 // Small helpers shared by the benchmarks.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The rows of data/<set>/<file> (JSON lines). */
+export function readJsonl(set, file) {
+  return readFileSync(join(repo, 'data', set, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+/**
+ * The model for search.mode 'hybrid': `{ model }` with MNP_MODEL or the repository's copy, `{}` when
+ * the model package is installed (the processor finds it), or undefined when there is none.
+ */
+export function hybridModelOption() {
+  if (process.env.MNP_MODEL) return { model: process.env.MNP_MODEL };
+  try {
+    createRequire(import.meta.url).resolve('mastra-native-processors-model-multilingual');
+    return {};
+  } catch {
+    const copy = join(repo, 'packages', 'model-multilingual');
+    return existsSync(join(copy, 'model.bin')) ? { model: copy } : undefined;
+  }
+}
 
 /** Milliseconds one (possibly async) call takes. */
 export async function time(fn) {

@@ -197,6 +197,7 @@ function makeProject(name, registry) {
   );
   writeFileSync(join(dir, '.npmrc'), `registry=${registry}\naudit=false\nfund=false\nupdate-notifier=false\n`);
   for (const f of ['agent-smoke.mjs', 'hybrid-smoke.mjs']) cpSync(join(root, 'test-artifacts', f), join(dir, f));
+  cpSync(join(root, 'examples', 'deploy', 'shared', 'agent.mjs'), join(dir, 'agent.mjs'));
   return dir;
 }
 

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Agent } from '@mastra/core/agent';
-import { createTool } from '@mastra/core/tools';
 import { RequestContext } from '@mastra/core/request-context';
-import { z } from 'zod';
 import { ToolSearchProcessor, ToolCallFilter } from 'mastra-native-processors';
+// The deploy recipes' catalog and scripted model (examples/deploy/shared/agent.mjs, copied beside).
+import { catalog, scriptedModel } from './agent.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -32,55 +32,9 @@ function loadedLibraries() {
   return { objects: Object.keys(require.cache ?? {}), glibcRuntime: report?.header?.glibcVersionRuntime ?? null };
 }
 
-const tools = {};
-for (const service of ['github', 'jira', 'slack', 'stripe', 'notion'])
-  for (const action of ['create', 'update', 'delete', 'list'])
-    for (const object of ['issue', 'ticket', 'message', 'invoice', 'page']) {
-      const id = `${service}_${action}_${object}`;
-      tools[id] = createTool({ id, description: `${action} a ${object} in ${service}`, execute: async () => ({ ok: true }) });
-    }
-tools.get_weather = createTool({
-  id: 'get_weather',
-  description: 'Get the current weather and temperature for a city',
-  inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, temperatureC: 18, conditions: 'light rain' }),
-});
-
-function lastToolResult(prompt) {
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const part = prompt[i].role === 'tool' && prompt[i].content.find((p) => p.type === 'tool-result');
-    if (part) return { name: part.toolName, output: part.output?.value ?? part.output };
-  }
-}
-
+const tools = catalog();
 const offered = [];
-const model = {
-  specificationVersion: 'v2',
-  provider: 'artifact-test',
-  modelId: 'scripted',
-  supportedUrls: {},
-  async doGenerate({ tools: stepTools = [], prompt }) {
-    offered.push(stepTools.map((t) => t.name).sort());
-    const last = lastToolResult(prompt);
-    let call;
-    if (!last) call = { toolName: 'search_tools', input: { query: 'weather in a city' } };
-    else if (last.name === 'search_tools') call = { toolName: 'load_tool', input: { toolName: last.output.results[0].name } };
-    else if (last.name === 'load_tool') call = { toolName: last.output.toolName, input: { city: 'Lisbon' } };
-    const n = offered.length;
-    return {
-      content: call
-        ? [{ type: 'tool-call', toolCallId: `call-${n}`, toolName: call.toolName, input: JSON.stringify(call.input) }]
-        : [{ type: 'text', text: `${last.output.city}: ${last.output.temperatureC} C, ${last.output.conditions}` }],
-      warnings: [],
-      finishReason: call ? 'tool-calls' : 'stop',
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      response: { id: `r-${n}`, modelId: 'scripted', timestamp: new Date() },
-    };
-  },
-  async doStream() {
-    throw new Error('generate() only');
-  },
-};
+const model = scriptedModel(offered);
 
 const toolSearch = new ToolSearchProcessor({ tools, search: { topK: 3 } });
 const agent = new Agent({

@@ -1,4 +1,4 @@
-// The agent every deploy recipe runs: a real Mastra Agent with a scripted model (no network) that
+// The agent every deploy recipe (and test-artifacts/agent-smoke.mjs) runs: a real Mastra Agent with a scripted model (no network) that
 // searches 101 tools, loads the weather tool and calls it, through ToolSearchProcessor. Returns
 // what the model was offered at each step, its answer and which native binary this process loaded.
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,8 @@ import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { ToolSearchProcessor } from 'mastra-native-processors';
 
-function catalog() {
+/** 100 look-alike CRUD tools and the weather tool the request needs. */
+export function catalog() {
   const tools = {};
   for (const service of ['github', 'jira', 'slack', 'stripe', 'notion'])
     for (const action of ['create', 'update', 'delete', 'list'])
@@ -25,7 +26,8 @@ function catalog() {
   return tools;
 }
 
-function scriptedModel(offered) {
+/** A model that searches, loads the first hit and calls it, recording the tools offered per step in `offered`. */
+export function scriptedModel(offered) {
   const lastToolResult = (prompt) => {
     for (let i = prompt.length - 1; i >= 0; i--) {
       const part = prompt[i].role === 'tool' && prompt[i].content.find((p) => p.type === 'tool-result');
@@ -34,7 +36,7 @@ function scriptedModel(offered) {
   };
   return {
     specificationVersion: 'v2',
-    provider: 'deploy-test',
+    provider: 'smoke-test',
     modelId: 'scripted',
     supportedUrls: {},
     async doGenerate({ tools: stepTools = [], prompt }) {
