@@ -124,9 +124,10 @@ function preloadOptionsOf(preload, mode, storage) {
     throw optionError('options.preload', 'true, false or { maxTools?, minConfidence?, onPreload? }', preload);
   }
   if (mode !== 'hybrid') {
-    // Only hybrid scores mean the same across catalogs (a fused rank value in (0, 1]); lexical
-    // scores grow with the catalog and the query, so no threshold could be trusted with them.
-    throw optionError('options.preload', "used with search.mode 'hybrid' (its scores are comparable across catalogs)", preload);
+    // Hybrid scores are a bounded fused rank value in (0, 1]; lexical scores grow with the
+    // catalog and the query without bound, so no fixed threshold could mean anything with them.
+    // (Hybrid scores still run lower in very small catalogs: see the README's Preload.)
+    throw optionError('options.preload', "used with search.mode 'hybrid' (its scores are bounded, in (0, 1])", preload);
   }
   if (storage === 'context') {
     throw optionError('options.preload', "used with storage 'in-memory' or a shared store (context storage keeps only what the conversation's messages record)", preload);
@@ -164,9 +165,14 @@ function lastUserText(messages) {
   return '';
 }
 
+/** A tool as the catalog listing and the preload message show it. */
+function toolLine(name, description) {
+  return description ? `- \`${name}\`: ${description}` : `- \`${name}\``;
+}
+
 /** The system message naming this step's preloaded tools. */
 function preloadMessage(tools) {
-  const lines = tools.map(({ name, description }) => (description ? `- \`${name}\`: ${description}` : `- \`${name}\``));
+  const lines = tools.map(({ name, description }) => toolLine(name, description));
   return (
     "These tools were loaded for the user's request and can be called directly now, without search_tools or load_tool:\n" +
     lines.join('\n') +
@@ -758,7 +764,7 @@ class ToolSearchProcessor {
     for (let i = 0; i < keyHandles.length; i++) {
       const name = catalog.idAt(toolHandles[i]) ?? catalog.keyAt(keyHandles[i]);
       const description = docHandles[i] < 0 ? '' : formatDescription(catalog.descriptionAt(docHandles[i]));
-      lines[i] = description ? `- \`${name}\`: ${description}` : `- \`${name}\``;
+      lines[i] = toolLine(name, description);
     }
     memo.listing = withFilter ? { toolHandles, lines } : { text: lines.join('\n') };
     return memo.listing;
