@@ -127,6 +127,8 @@ export declare class NativeToolCatalog {
    * layer runs the filter and stops at `topK` allowed).
    */
   search(query: string, topK: number, minScore: number, inspectAll: boolean): NativeSearchHits
+  /** [`Self::search`], each hit with its evidence (see [`NativeEvidenceHits`]). */
+  searchWithEvidence(query: string, topK: number, minScore: number, inspectAll: boolean): NativeEvidenceHits
   /**
    * [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets
    * into the caller's reusable `out` (creating typed arrays costs more than a search of
@@ -156,6 +158,18 @@ export interface NativeActivationRecord {
   toolName?: string
   loaded: Array<string>
   receipt?: Array<string>
+}
+
+/**
+ * Search hits with what each rests on, for preload's confidence: a hybrid catalog's lexical
+ * scores (0: not a lexical candidate) and plain cosines; both empty for the other rankers.
+ */
+export interface NativeEvidenceHits {
+  handles: Uint32Array
+  docHandles: Uint32Array
+  scores: Float64Array
+  lexical: Float64Array
+  cosines: Float64Array
 }
 
 /** `injectCatalog` rows as parallel typed arrays. */

@@ -2,13 +2,39 @@
 // model, two user messages on one thread. The first message's tool is offered and called at the
 // first model call, the second message preloads its own tool while the first stays loaded, and
 // apart from the preloaded tools and the one preload system message each first step is what the
-// host's own ToolSearchProcessor gives. (Five tools, so minConfidence 0.4: see
-// tool-search.preload.spec.ts.)
-import { describe, expect, it } from 'vitest';
+// host's own ToolSearchProcessor gives. With storage 'context' the preload holds through the
+// steps and the next message from the conversation alone; with redisStore, one process's preload
+// is loaded for a second process on the same thread.
+import { join } from 'node:path';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { HOST_VERSIONS, loadHost, type Host } from './support/hosts';
 import { runAgent } from './support/agent-run';
 import { PRELOAD_HEADER, preloadTools, systemTexts } from './support/preload';
+import { startRedisServer, type RedisServer } from './support/redis-server';
+import { runNode } from './support/run-node';
+
+let server: RedisServer;
+let client: ReturnType<typeof createClient>;
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = createClient({ url: server.url });
+  client.on('error', () => {});
+  await client.connect();
+});
+afterAll(async () => {
+  await client?.close().catch(() => {});
+  await server?.close();
+});
+
+/** One agent turn in a child process (fixtures/preload-agent-child.cjs). */
+async function childTurn(host: Host, prefix: string, thread: string, text: string, callTool: string, preload: boolean) {
+  const child = join(__dirname, 'fixtures', 'preload-agent-child.cjs');
+  const run = await runNode([child, host.dir, server.url, prefix, thread, text, callTool, preload ? '1' : '0'], 60_000);
+  if (run.status !== 0) throw new Error(`child failed (${run.status} ${run.signal}): ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop()!);
+}
 
 const toolsOf = (host: Host) => preloadTools(host.tools.createTool, host.zod.z ?? host.zod);
 
@@ -18,7 +44,7 @@ describe.each(HOST_VERSIONS)('preload on host @mastra/core %s', (version) => {
     const turns = ['What is the weather forecast for Lisbon?', 'Please send an email message to Bob'];
     const events: any[] = [];
     const ours = await runAgent(host, {
-      inputProcessors: () => [new host.ours.ToolSearchProcessor({ tools: toolsOf(host), search: { mode: 'hybrid' }, preload: { maxTools: 1, minConfidence: 0.4, onPreload: (e: any) => events.push(e) } })],
+      inputProcessors: () => [new host.ours.ToolSearchProcessor({ tools: toolsOf(host), search: { mode: 'hybrid' }, preload: { maxTools: 1, onPreload: (e: any) => events.push(e) } })],
       script: [{ tool: 'get_weather', input: {} }, { text: 'sunny' }, { tool: 'send_email', input: {} }, { text: 'sent' }],
       turns,
     });
@@ -47,5 +73,36 @@ describe.each(HOST_VERSIONS)('preload on host @mastra/core %s', (version) => {
     // The meta-tools' definitions are the host's.
     const defs = (call: any) => call.toolDefs.filter((d: any) => d.name === 'search_tools' || d.name === 'load_tool');
     expect(defs(ours.calls[0])).toEqual(defs(theirs.calls[0]));
+  });
+
+  it("storage 'context' with LibSQL memory: held through the steps, and the next message keeps the first one's tool", async () => {
+    const host = loadHost(version);
+    const ours = await runAgent(host, {
+      inputProcessors: () => [new host.ours.ToolSearchProcessor({ tools: toolsOf(host), search: { mode: 'hybrid' }, storage: 'context', preload: { maxTools: 1 } })],
+      script: [{ tool: 'search_tools', input: { query: 'weather' } }, { tool: 'get_weather', input: {} }, { text: 'sunny' }, { tool: 'send_email', input: {} }, { text: 'sent' }],
+      turns: ['What is the weather forecast for Lisbon?', 'Please send an email message to Bob'],
+    });
+    expect(ours.calls[0].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    expect(ours.calls[1].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    expect(ours.toolResults[0].map((r) => r.toolName)).toEqual(['search_tools', 'get_weather']);
+    // The second message: derived from the stored conversation, the first preload is there too.
+    expect(ours.calls[3].tools).toEqual(['search_tools', 'load_tool', 'get_weather', 'send_email']);
+    expect(ours.toolResults[1].map((r) => r.toolName)).toEqual(['send_email']);
+    expect(systemTexts(ours.calls[3].prompt as any[]).filter((t) => t.includes(PRELOAD_HEADER))).toHaveLength(1);
+  });
+
+  it('redisStore across two processes: what one preloads, the other offers on the same thread', async () => {
+    const host = loadHost(version);
+    const prefix = `preload-2p-${version}:`;
+    const first = await childTurn(host, prefix, 'thread-2p', 'What is the weather forecast for Lisbon?', 'get_weather', true);
+    expect(first.preloaded).toEqual(['get_weather']);
+    expect(first.firstTools).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    expect(first.toolResults).toEqual(['get_weather']);
+    expect(await client.zRange(`${prefix}thread-2p`, 0, -1)).toEqual(['get_weather']);
+    const second = await childTurn(host, prefix, 'thread-2p', 'and tomorrow?', 'get_weather', false);
+    expect(second.firstTools).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    expect(second.toolResults).toEqual(['get_weather']);
+    const elsewhere = await childTurn(host, prefix, 'thread-2p-other', 'and tomorrow?', 'get_weather', false);
+    expect(elsewhere.firstTools).toEqual(['search_tools', 'load_tool']);
   });
 });

@@ -1,10 +1,9 @@
-// preload (ours, issue 26, first part): with search.mode 'hybrid', the first step of each user
-// message activates the tools its text finds with confidence, offered at that very step, through
-// the filter's 'search', 'load' and 'active' phases, into the thread's state. A real Agent
-// (@mastra/core 1.59 in the repository) with a scripted model and the shipped model. The catalogs
-// here are five tools, where hybrid scores run lower than on the ~130-200-tool sets the default
-// threshold was chosen on (the right tool scores ~0.5), so these specs set minConfidence 0.4: they
-// check the mechanics; the default's precision is bench/agent-steps.mjs's.
+// preload (ours, issue 26): the first step of each user message activates the tools its text
+// finds with confidence (js/preload-confidence.js, every search mode), offered at that very step,
+// through the filter's 'search', 'load' and 'active' phases, into the thread's state (every
+// storage). A real Agent (@mastra/core 1.59 in the repository) with a scripted model and the
+// shipped model, on a five-tool catalog at the default threshold; the default's precision on
+// real catalogs is bench/agent-steps.mjs's and bench/preload-calibration.mjs's.
 import { Agent } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
@@ -32,7 +31,7 @@ async function turn(processor: any, threadId: string, text: string, script: Scri
 describe('ToolSearchProcessor preload', () => {
   it('a confidently found tool is offered and called at the first model call, with one system message', async () => {
     const events: any[] = [];
-    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, preload: { minConfidence: 0.4, onPreload: (e: any) => events.push(e) } });
+    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, preload: { onPreload: (e: any) => events.push(e) } });
     ran.length = 0;
     const { log, result } = await turn(processor, 'p1', 'What is the weather forecast for Lisbon?', [{ tool: 'get_weather', input: {} }, { text: 'done' }]);
     expect(log[0].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
@@ -45,7 +44,7 @@ describe('ToolSearchProcessor preload', () => {
     expect(events[0].threadId).toBe('p1');
     expect(events[0].query).toBe('What is the weather forecast for Lisbon?');
     expect(events[0].tools.map((t: any) => t.name)).toContain('get_weather');
-    for (const t of events[0].tools) expect(t.confidence).toBeGreaterThanOrEqual(0.4);
+    for (const t of events[0].tools) expect(t.confidence).toBeGreaterThanOrEqual(0.4); // the default minConfidence
     // The state is the thread's, as load_tool's: getLoadedToolsForRequestContext shows it.
     const requestContext = new RequestContext();
     requestContext.set('mastra__threadId', 'p1');
@@ -55,7 +54,7 @@ describe('ToolSearchProcessor preload', () => {
 
   it('a later message preloads anew; nothing is preloaded twice or unloaded', async () => {
     const events: any[] = [];
-    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, preload: { maxTools: 1, minConfidence: 0.4, onPreload: (e: any) => events.push(e) } });
+    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, preload: { maxTools: 1, onPreload: (e: any) => events.push(e) } });
     await turn(processor, 'p2', 'What is the weather forecast for Lisbon?', [{ text: 'ok' }]);
     const second = await turn(processor, 'p2', 'Please send an email message to Bob', [{ text: 'ok' }]);
     expect(second.log[0].tools).toEqual(['search_tools', 'load_tool', 'get_weather', 'send_email']);
@@ -79,7 +78,7 @@ describe('ToolSearchProcessor preload', () => {
     const processor = new ToolSearchProcessor({
       tools: tools(),
       search: { mode: 'hybrid' },
-      preload: { minConfidence: 0.4, onPreload: (e: any) => events.push(e) },
+      preload: { onPreload: (e: any) => events.push(e) },
       filter: ({ toolName, phase: p }: any) => !(toolName === 'get_weather' && p === phase),
     });
     const { log } = await turn(processor, `deny-${phase}`, 'What is the weather forecast for Lisbon?', [{ text: 'ok' }]);
@@ -95,13 +94,76 @@ describe('ToolSearchProcessor preload', () => {
 
   it('bad preload options are TypeErrors naming the option', () => {
     const make = (extra: Record<string, unknown>) => () => new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, ...extra } as any);
-    expect(() => new ToolSearchProcessor({ tools: tools(), preload: true } as any)).toThrow(/options\.preload must be used with search\.mode 'hybrid'/);
-    expect(make({ storage: 'context', preload: true })).toThrow(/options\.preload must be used with storage 'in-memory' or a shared store/);
     expect(make({ preload: 'yes' })).toThrow(/options\.preload must be true, false or \{ maxTools\?, minConfidence\?, onPreload\? \}/);
     expect(make({ preload: { maxTools: 0 } })).toThrow(/options\.preload\.maxTools must be an integer from 1 to 20; received the number 0/);
     expect(make({ preload: { minConfidence: 2 } })).toThrow(/options\.preload\.minConfidence must be a number from 0 to 1/);
     expect(make({ preload: { onPreload: 'log' } })).toThrow(/options\.preload\.onPreload must be a function/);
     expect(make({ preload: false })).not.toThrow();
+  });
+
+  it.each(['compatible', 'enhanced', 'hybrid'])("search mode '%s': the confident hit is preloaded, a request the catalog cannot serve preloads nothing", async (mode) => {
+    const events: any[] = [];
+    const search = mode === 'compatible' ? {} : { mode };
+    const processor = new ToolSearchProcessor({ tools: tools(), search, preload: { onPreload: (e: any) => events.push(e) } });
+    const { log } = await turn(processor, `mode-${mode}`, 'Please send an email message to Bob', [{ tool: 'send_email', input: {} }, { text: 'ok' }]);
+    expect(log[0].tools).toEqual(['search_tools', 'load_tool', 'send_email']);
+    const unserved = await turn(processor, `mode-${mode}-joke`, 'Tell me a joke about cats', [{ text: 'ok' }]);
+    expect(unserved.log[0].tools).toEqual(['search_tools', 'load_tool']);
+    expect(systemTexts(unserved.log[0].prompt as any[]).some((t) => t.includes(PRELOAD_HEADER))).toBe(false);
+    expect(events.map((e) => e.threadId)).toEqual([`mode-${mode}`]);
+    // minConfidence 0 takes the hits best first, up to maxTools.
+    const eager = new ToolSearchProcessor({ tools: tools(), search, preload: { minConfidence: 0, maxTools: 2, onPreload: (e: any) => events.push(e) } });
+    await turn(eager, `mode-${mode}-eager`, 'Please send an email message to Bob', [{ text: 'ok' }]);
+    const last = events[events.length - 1].tools;
+    expect(last[0].name).toBe('send_email');
+    expect(last.length).toBeLessThanOrEqual(2);
+    expect(last[0].confidence).toBeGreaterThanOrEqual(last[last.length - 1].confidence);
+    processor.dispose();
+    eager.dispose();
+  });
+
+  it("storage 'context': the preload holds through the request's steps and is derived again from the conversation", async () => {
+    const events: any[] = [];
+    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: 'context', preload: { maxTools: 1, onPreload: (e: any) => events.push(e) } });
+    ran.length = 0;
+    // Step 0 searches, step 1 calls the preloaded tool: it is still offered there.
+    const { log } = await turn(processor, 'ctx', 'What is the weather forecast for Lisbon?', [
+      { tool: 'search_tools', input: { query: 'weather' } },
+      { tool: 'get_weather', input: {} },
+      { text: 'done' },
+    ]);
+    expect(log[0].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    expect(log[1].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    expect(ran).toEqual(['get_weather']);
+    expect(systemTexts(log[1].prompt as any[]).some((t) => t.includes(PRELOAD_HEADER))).toBe(false);
+    expect(events.map((e) => e.tools.map((t: any) => t.name))).toEqual([['get_weather']]);
+    // A step whose messages hold two user messages: both preloads, only the last one announced.
+    const messageList = new (await import('@mastra/core/agent')).MessageList({ threadId: 'ctx2', resourceId: 'r' });
+    const requestContext = new RequestContext();
+    requestContext.set('mastra__threadId', 'ctx2');
+    const messages = [
+      { role: 'user', content: { format: 2, parts: [{ type: 'text', text: 'What is the weather forecast for Lisbon?' }] } },
+      { role: 'assistant', content: { format: 2, parts: [{ type: 'text', text: 'Sunny.' }] } },
+      { role: 'user', content: { format: 2, parts: [{ type: 'text', text: 'Please send an email message to Bob' }] } },
+    ];
+    const step = await processor.processInputStep({ tools: {}, messageList, requestContext, messages, stepNumber: 0 } as any);
+    expect(Object.keys(step.tools)).toEqual(['search_tools', 'load_tool', 'get_weather', 'send_email']);
+    expect(events[events.length - 1].tools.map((t: any) => t.name)).toEqual(['send_email']);
+    const loaded = await processor.getLoadedToolsForRequestContext({ stepArgs: { tools: {}, messages, requestContext }, requestContext } as any);
+    expect(Object.keys(loaded)).toEqual(['get_weather', 'send_email']);
+    processor.dispose();
+  });
+
+  it('includeResolvedTools: the step\'s own tools are preload candidates', async () => {
+    const processor = new ToolSearchProcessor({ tools: {}, search: { mode: 'hybrid' }, includeResolvedTools: true, preload: true });
+    const agentTools = tools();
+    const log: ModelCall[] = [];
+    const agent = new Agent({ id: 'resolved', name: 'resolved', instructions: 'Help.', model: scriptedModel([{ tool: 'get_weather', input: {} }, { text: 'ok' }], log) as any, tools: agentTools, inputProcessors: [processor] });
+    const requestContext = new RequestContext();
+    requestContext.set('mastra__threadId', 'resolved');
+    await agent.generate('What is the weather forecast for Lisbon?', { maxSteps: 3, requestContext });
+    expect(log[0].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
+    processor.dispose();
   });
 
   it('without preload the step is what it was: nothing activated, no message', async () => {
@@ -129,7 +191,7 @@ describe('preload with a shared store', () => {
 
   it("one instance's preload is loaded for another instance on the same thread", async () => {
     const storeA = redisStore(client, { keyPrefix: 'preload-shared:' });
-    const a = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: storeA, preload: { maxTools: 1, minConfidence: 0.4 } });
+    const a = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: storeA, preload: { maxTools: 1 } });
     const b = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: redisStore(client, { keyPrefix: 'preload-shared:' }) });
     await turn(a, 'shared-thread', 'What is the weather forecast for Lisbon?', [{ text: 'ok' }]);
     expect(await client.zRange('preload-shared:shared-thread', 0, -1)).toEqual(['get_weather']);

@@ -40,6 +40,7 @@ export const CONFIGS = [
   ['@mastra/core 1.59.0', Reference, {}],
   ['ours, compatible', Native, {}],
   ['ours, enhanced', Native, { mode: 'enhanced' }],
+  ['ours, enhanced + preload', Native, { mode: 'enhanced' }, { preload: true }],
   ...(hybrid ? [['ours, hybrid', Native, { mode: 'hybrid', ...hybrid }]] : []),
   ...(hybrid ? [['ours, hybrid + preload', Native, { mode: 'hybrid', ...hybrid }, { preload: true }]] : []),
 ];

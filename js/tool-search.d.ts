@@ -34,17 +34,19 @@ export interface ToolSearchProcessorOptions {
    */
   injectCatalog?: boolean;
   /**
-   * Ours, opt-in, with `search.mode: 'hybrid'` and in-memory or shared storage: at the first step of
-   * each user message, the tools its text finds with at least `minConfidence` (the hybrid score,
-   * in (0, 1]) are loaded as `load_tool` would (filter phases 'search', 'load' and 'active'), at
-   * most `maxTools`, and offered at that very step; a system message tells the model.
+   * Ours, opt-in, every search mode and storage (best with `search.mode: 'hybrid'`): at the first
+   * step of each user message, the hits of its text whose confidence (an estimated probability
+   * that the tool is one the request needs) reaches `minConfidence`, best first, are loaded as
+   * `load_tool` would (filter phases 'search', 'load' and 'active'), at most `maxTools`, and
+   * offered at that very step; one system message tells the model. With `storage: 'context'`
+   * the preloads are derived again from the conversation's user messages at every step.
    */
   preload?:
     | boolean
     | {
         /** @default 3 */
         maxTools?: number;
-        /** @default 0.85 */
+        /** From 0 to 1. @default 0.4 */
         minConfidence?: number;
         /** Called with what was preloaded (never for an empty preload). */
         onPreload?: (event: { threadId: string; query: string; tools: Array<{ name: string; confidence: number }> }) => void;

@@ -3,6 +3,7 @@
 // and MessageList stay in JavaScript; the catalog (BM25 search, name resolution,
 // suggestions) and the loaded-name stores live in Rust and are addressed by handle.
 
+const preloadConfidence = require('./preload-confidence.js');
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { checkOptions } = require('./options.js');
 const native = require('./native.js');
@@ -112,25 +113,17 @@ const OPTION_SCHEMA = {
 
 /** `preload` defaults: at most this many tools per user message, each at least this confident. */
 const PRELOAD_MAX_TOOLS = 3;
-// Chosen on the development halves (bench/preload-calibration.mjs, hybrid): a preloaded tool
-// is relevant 0.60 of the time on MetaTool's even lines and 0.72 on the multilingual dev split.
-const PRELOAD_MIN_CONFIDENCE = 0.85;
+// Confidence is an estimated probability (js/preload-confidence.js). At 0.4 a preloaded tool is
+// relevant 0.69 of the time on the development halves in 'hybrid' (0.72 'enhanced', 0.68
+// 'compatible'), over whole catalogs and small ones (bench/preload-calibration.mjs).
+const PRELOAD_MIN_CONFIDENCE = 0.4;
 
 /** `options.preload` as `{ maxTools, minConfidence, onPreload }`, or undefined when off. */
-function preloadOptionsOf(preload, mode, storage) {
+function preloadOptionsOf(preload) {
   if (preload === undefined || preload === false) return undefined;
   const spec = preload === true ? {} : preload;
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
     throw optionError('options.preload', 'true, false or { maxTools?, minConfidence?, onPreload? }', preload);
-  }
-  if (mode !== 'hybrid') {
-    // Hybrid scores are a bounded fused rank value in (0, 1]; lexical scores grow with the
-    // catalog and the query without bound, so no fixed threshold could mean anything with them.
-    // (Hybrid scores still run lower in very small catalogs: see the README's Preload.)
-    throw optionError('options.preload', "used with search.mode 'hybrid' (its scores are bounded, in (0, 1])", preload);
-  }
-  if (storage === 'context') {
-    throw optionError('options.preload', "used with storage 'in-memory' or a shared store (context storage keeps only what the conversation's messages record)", preload);
   }
   const maxTools = spec.maxTools ?? PRELOAD_MAX_TOOLS;
   if (typeof maxTools !== 'number' || !Number.isInteger(maxTools) || maxTools < 1 || maxTools > 20) {
@@ -147,22 +140,28 @@ function preloadOptionsOf(preload, mode, storage) {
   return { maxTools, minConfidence, onPreload };
 }
 
-/** The text of the last user message of a step's messages (Mastra's stored format), or ''. */
+/** The text of a user message (Mastra's stored format, or a plain `{ role, content }`), or ''. */
+function userText(message) {
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  const parts = Array.isArray(content?.parts) ? content.parts : Array.isArray(content) ? content : [];
+  const text = parts
+    .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('\n');
+  return text || (typeof content?.content === 'string' ? content.content : '');
+}
+
+/** The texts of a step's user messages, oldest first. */
+function userTexts(messages) {
+  if (!Array.isArray(messages)) return [];
+  return messages.filter((m) => m && m.role === 'user').map(userText);
+}
+
+/** The text of the last user message of a step's messages, or ''. */
 function lastUserText(messages) {
-  if (!Array.isArray(messages)) return '';
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (!message || message.role !== 'user') continue;
-    const content = message.content;
-    if (typeof content === 'string') return content;
-    const parts = Array.isArray(content?.parts) ? content.parts : Array.isArray(content) ? content : [];
-    const text = parts
-      .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
-      .map((part) => part.text)
-      .join('\n');
-    return text || (typeof content?.content === 'string' ? content.content : '');
-  }
-  return '';
+  const texts = userTexts(messages);
+  return texts.length > 0 ? texts[texts.length - 1] : '';
 }
 
 /** A tool as the catalog listing and the preload message show it. */
@@ -231,7 +230,7 @@ function normalizeOptions(options) {
   if (typeof injectCatalog !== 'boolean') {
     throw optionError('options.injectCatalog', 'a boolean', injectCatalog);
   }
-  const preload = preloadOptionsOf(options.preload, mode, storage);
+  const preload = preloadOptionsOf(options.preload);
   return {
     preload,
     tools,
@@ -801,10 +800,15 @@ class ToolSearchProcessor {
   }
 
   /** Ranked, filtered results and, in parallel, the tools they name. */
-  async #searchTools(catalog, query, requestContext) {
-    if (catalog.size === 0) return { results: [], tools: [] };
+  /**
+   * search_tools' search: `{ results, tools }`, the hits the filter's 'search' phase allows.
+   * With `withEvidence` (preload), also `evidence`: per result `{ lexical, cosine }` in
+   * 'hybrid' mode (see NativeEvidenceHits), undefined otherwise.
+   */
+  async #searchTools(catalog, query, requestContext, withEvidence = false) {
+    if (catalog.size === 0) return { results: [], tools: [], evidence: undefined };
     const { topK, minScore, filter } = this.#config;
-    if (!filter) {
+    if (!filter && !withEvidence) {
       // The common case reads triplets from one reused buffer: no typed arrays per search.
       const count = unfilteredHits(catalog, query, topK, minScore);
       const hits = hitBuffer;
@@ -819,17 +823,18 @@ class ToolSearchProcessor {
         });
         tools.push(catalog.toolAt(handle));
       }
-      return { results, tools };
+      return { results, tools, evidence: undefined };
     }
-    const hits = catalog.native.search(encodeText(query), topK, minScore, true);
+    const hits = withEvidence
+      ? catalog.native.searchWithEvidence(encodeText(query), topK, minScore, Boolean(filter))
+      : catalog.native.search(encodeText(query), topK, minScore, true);
     let accepted = [];
-    for (let i = 0; i < hits.handles.length; i++) {
-      if (await this.#isAllowed(catalog.toolAt(hits.handles[i]), requestContext, 'search')) {
-        accepted.push(i);
-        if (accepted.length >= topK) break;
-      }
+    for (let i = 0; i < hits.handles.length && accepted.length < topK; i++) {
+      if (!filter || (await this.#isAllowed(catalog.toolAt(hits.handles[i]), requestContext, 'search'))) accepted.push(i);
     }
-    accepted = accepted.slice(0, topK);
+    const evidence = withEvidence && hits.cosines.length === hits.handles.length
+      ? accepted.map((i) => ({ lexical: hits.lexical[i], cosine: hits.cosines[i] }))
+      : undefined;
     return {
       results: accepted.map((i) => ({
         name: catalog.idAt(hits.handles[i]),
@@ -837,6 +842,7 @@ class ToolSearchProcessor {
         score: Math.round(hits.scores[i] * 100) / 100,
       })),
       tools: accepted.map((i) => catalog.toolAt(hits.handles[i])),
+      evidence,
     };
   }
 
@@ -936,33 +942,58 @@ class ToolSearchProcessor {
   }
 
   /**
-   * Searches `query` as search_tools does (its 'search' filter phase included) and activates, as
-   * load_tool would, the hits confident enough that the filter allows to load and to offer: at
-   * most `maxTools`, none already loaded. Extends `loadedNames`; returns what it activated.
+   * The tools `query` preloads: it is searched as search_tools does (its 'search' filter phase
+   * included), and the hits, best first, are taken while their confidence reaches
+   * `minConfidence`: at most `maxTools`, each allowed by the filter's 'load' and 'active'
+   * phases. Whatever is loaded already, the same text picks the same tools. Nothing is written.
    */
-  async #preload(catalog, loadedNames, threadId, requestContext, query) {
-    const { maxTools, minConfidence, onPreload } = this.#config.preload;
+  async #preloadChoice(catalog, requestContext, query) {
+    const { maxTools, minConfidence } = this.#config.preload;
     if (!query.trim()) return [];
-    const { results, tools } = await this.#searchTools(catalog, query, requestContext);
+    const { results, tools, evidence } = await this.#searchTools(catalog, query, requestContext, true);
+    const confidences = preloadConfidence.confidencesOf(this.#config.mode, results, query, catalog.size, evidence);
     const chosen = [];
     for (let i = 0; i < results.length && chosen.length < maxTools; i++) {
-      const { name, description, score } = results[i];
-      // Hybrid scores are a fused rank value in (0, 1], best first: the rest are lower.
-      if (score < minConfidence) break;
-      if (loadedNames.has(name) || chosen.some((c) => c.name === name)) continue;
+      if (confidences[i] < minConfidence) break;
+      const { name, description } = results[i];
+      if (chosen.some((c) => c.name === name)) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'load'))) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'active'))) continue;
-      chosen.push({ name, description, confidence: score });
+      chosen.push({ name, description, confidence: Math.round(confidences[i] * 1000) / 1000 });
     }
+    return chosen;
+  }
+
+  /**
+   * Storage 'context' keeps no state but the conversation, so what its earlier user messages
+   * preloaded is derived again from their text at every step (the same search, the same
+   * tools); with `throughLast`, the last message's too. Extends `loadedNames`.
+   */
+  async #rederivePreloads(catalog, loadedNames, requestContext, messages, throughLast) {
+    const texts = userTexts(messages);
+    const upTo = throughLast ? texts.length : texts.length - 1;
+    for (let i = 0; i < upTo; i++) {
+      for (const { name } of await this.#preloadChoice(catalog, requestContext, texts[i])) loadedNames.add(name);
+    }
+  }
+
+  /**
+   * Preloads for the step's last user message: activates, as load_tool would, what
+   * #preloadChoice picks and is not loaded yet, reports it to `onPreload` and returns it.
+   * Extends `loadedNames`.
+   */
+  async #preload(catalog, loadedNames, threadId, requestContext, query) {
+    const chosen = (await this.#preloadChoice(catalog, requestContext, query)).filter((c) => !loadedNames.has(c.name));
     if (chosen.length === 0) return [];
     const names = chosen.map((c) => c.name);
     if (this.#shared) {
       const written = await this.#shared.addLoaded(names, threadId);
       if (!written.ok) return [];
-    } else {
+    } else if (this.#config.storage !== 'context') {
       this.#store.addLoaded(names, threadId);
     }
     for (const name of names) loadedNames.add(name);
+    const { onPreload } = this.#config.preload;
     if (onPreload) {
       try {
         onPreload({ threadId: threadId || 'default', query, tools: chosen.map(({ name, confidence }) => ({ name, confidence })) });
@@ -1092,9 +1123,13 @@ class ToolSearchProcessor {
 
     // Preload (ours, opt-in): the first step of each user message activates the tools its text
     // finds with confidence, so they are offered at this very step.
-    if (this.#config.preload && args.stepNumber === 0) {
-      const preloaded = await this.#preload(catalog, loadedNames, threadId, requestContext, lastUserText(args.messages));
-      if (preloaded.length > 0) messageList.addSystem(preloadMessage(preloaded));
+    if (this.#config.preload) {
+      const first = args.stepNumber === 0;
+      if (this.#config.storage === 'context') await this.#rederivePreloads(catalog, loadedNames, requestContext, args.messages, !first);
+      if (first) {
+        const preloaded = await this.#preload(catalog, loadedNames, threadId, requestContext, lastUserText(args.messages));
+        if (preloaded.length > 0) messageList.addSystem(preloadMessage(preloaded));
+      }
     }
 
     const searchTool = this.#makeSearchTool(catalog, loadedNames, threadId, requestContext);
@@ -1122,12 +1157,12 @@ class ToolSearchProcessor {
     this.#assertLive();
     if (args?.stepArgs) {
       const stepArgs = args.stepArgs;
-      const names = await this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs);
-      return this.#loadedTools(
-        await this.#catalogForStep(stepArgs.tools),
-        names,
-        args.requestContext ?? stepArgs.requestContext,
-      );
+      const requestContext = args.requestContext ?? stepArgs.requestContext;
+      const catalog = await this.#catalogForStep(stepArgs.tools);
+      const names = new Set(await this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs));
+      // (context storage: the messages' preloads, derived as every step derives them)
+      if (this.#config.preload && this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, stepArgs.messages, true);
+      return this.#loadedTools(catalog, names, requestContext);
     }
     const threadId = threadIdOf(args?.requestContext);
     const names = await this.#store.loadedNames(threadId, undefined);

@@ -153,6 +153,17 @@ pub struct NativeSearchHits {
     pub scores: Float64Array,
 }
 
+/// Search hits with what each rests on, for preload's confidence: a hybrid catalog's lexical
+/// scores (0: not a lexical candidate) and plain cosines; both empty for the other rankers.
+#[napi(object)]
+pub struct NativeEvidenceHits {
+    pub handles: Uint32Array,
+    pub doc_handles: Uint32Array,
+    pub scores: Float64Array,
+    pub lexical: Float64Array,
+    pub cosines: Float64Array,
+}
+
 /// `injectCatalog` rows as parallel typed arrays.
 #[napi(object)]
 pub struct NativeListing {
@@ -330,6 +341,20 @@ impl NativeToolCatalog {
             handles: Uint32Array::new(hits.iter().map(|h| h.handle).collect()),
             doc_handles: Uint32Array::new(hits.iter().map(|h| h.doc_handle).collect()),
             scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
+        }
+    }
+
+    /// [`Self::search`], each hit with its evidence (see [`NativeEvidenceHits`]).
+    #[napi(catch_unwind)]
+    pub fn search_with_evidence(&self, query: String, top_k: u32, min_score: f64, inspect_all: bool) -> NativeEvidenceHits {
+        let hits = self.inner.search_with_evidence(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all });
+        let evidence: Vec<_> = hits.iter().filter_map(|(_, e)| *e).collect();
+        NativeEvidenceHits {
+            handles: Uint32Array::new(hits.iter().map(|(h, _)| h.handle).collect()),
+            doc_handles: Uint32Array::new(hits.iter().map(|(h, _)| h.doc_handle).collect()),
+            scores: Float64Array::new(hits.iter().map(|(h, _)| h.score).collect()),
+            lexical: Float64Array::new(evidence.iter().map(|e| e.lexical).collect()),
+            cosines: Float64Array::new(evidence.iter().map(|e| e.cosine).collect()),
         }
     }
 

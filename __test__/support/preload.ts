@@ -1,14 +1,11 @@
+import { createRequire } from 'node:module';
+
 // Shared by the preload specs: the small catalog they search, built with a given createTool and z
 // (the repository's or a matrix host's), and what the preload system message starts with.
 export const PRELOAD_HEADER = "These tools were loaded for the user's request and can be called directly now, without search_tools or load_tool:";
 
-const DEFS: Array<[string, string]> = [
-  ['get_weather', 'Get the current weather and the forecast for a city'],
-  ['send_email', 'Send an email message to a recipient'],
-  ['calendar_schedule', 'Schedule a meeting in the calendar'],
-  ['stock_quote', 'Get the latest stock price for a ticker symbol'],
-  ['translate_text', 'Translate text into another language'],
-];
+// (the child-process fixture reads the same list)
+const DEFS: Array<[string, string]> = createRequire(__filename)('../fixtures/preload-defs.cjs').preloadDefs;
 
 /** The five tools; `onRun` hears each executed tool's id. */
 export function preloadTools(createTool: any, z: any, onRun: (id: string) => void = () => {}) {

@@ -56,6 +56,14 @@ pub struct Hit {
     pub score: f64,
 }
 
+/// What a hybrid hit rests on, for preload's confidence: its lexical score (0 when it was not
+/// among the lexical candidates fused) and the model's plain cosine with the request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Evidence {
+    pub lexical: f64,
+    pub cosine: f64,
+}
+
 /// One `injectCatalog` row; see [`ToolCatalog::listing`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListingRow {
@@ -817,6 +825,11 @@ impl ToolCatalog {
     /// whose name is some tool's *id* (id-less tools never match, as in the reference), at
     /// most `top_k` of them unless `inspect_all`.
     fn hits_from(&self, ranked: impl IntoIterator<Item = (u32, f64)>, params: SearchParams) -> Vec<Hit> {
+        self.slotted_hits_from(ranked, params).into_iter().map(|(hit, _)| hit).collect()
+    }
+
+    /// [`Self::hits_from`], each hit with its slot.
+    fn slotted_hits_from(&self, ranked: impl IntoIterator<Item = (u32, f64)>, params: SearchParams) -> Vec<(Hit, u32)> {
         let mut hits = Vec::new();
         for (slot, score) in ranked {
             if !above(score, params.min_score) {
@@ -824,7 +837,7 @@ impl ToolCatalog {
             }
             let pos = self.slot_entry[slot as usize] as usize;
             let Some(handle) = self.by_id(self.entries.name(pos)) else { continue };
-            hits.push(Hit { handle, doc_handle: self.entries.handle(pos), score });
+            hits.push((Hit { handle, doc_handle: self.entries.handle(pos), score }, slot));
             if !params.inspect_all && hits.len() >= params.top_k {
                 break;
             }
@@ -956,6 +969,30 @@ impl ToolCatalog {
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
         let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion);
         self.hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params)
+    }
+
+    /// [`Self::search`], each hit with its [`Evidence`] when this catalog is hybrid (the other
+    /// rankers have only their score to show).
+    pub fn search_with_evidence(&self, query: &str, params: SearchParams) -> Vec<(Hit, Option<Evidence>)> {
+        let Ranker::Hybrid(hybrid) = &self.ranker else {
+            return self.search(query, params).into_iter().map(|hit| (hit, None)).collect();
+        };
+        if params.top_k == 0 && !params.inspect_all {
+            return Vec::new();
+        }
+        let fusion = &hybrid.fusion;
+        let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
+        let lexical = hybrid.lexical.search_top(query, lexical_depth);
+        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion);
+        let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params);
+        let slots: Vec<u32> = hits.iter().map(|(_, slot)| *slot).collect();
+        let cosines = hybrid.semantic.plain_cosines(query, &slots);
+        let lexical_scores: rustc_hash::FxHashMap<u32, f64> = lexical.iter().copied().collect();
+        let lexical_of = |slot: u32| lexical_scores.get(&slot).copied().unwrap_or(0.0);
+        hits.into_iter()
+            .zip(cosines)
+            .map(|((hit, slot), cosine)| (hit, Some(Evidence { lexical: lexical_of(slot), cosine: f64::from(cosine) })))
+            .collect()
     }
 }
 

@@ -163,6 +163,16 @@ impl DocVectors {
         out
     }
 
+    /// Cosine of the query with row `row` alone (0 past the end).
+    pub fn cosine_at(&self, q: &QuantizedQuery, row: usize) -> f32 {
+        if q.scale == 0.0 || q.values.len() != self.dim || row >= self.len() {
+            return 0.0;
+        }
+        let mut out = [0.0f32];
+        dots_portable(&self.rows[row * self.dim..(row + 1) * self.dim], &q.values, self.dim, &mut out);
+        out[0] * self.scales[row] * q.scale
+    }
+
     /// Per row: its mean cosine to its `k` most similar other rows of its own `class`
     /// (CJK text or not), among at most `pool` of them spread evenly over the set. A static
     /// model's vectors crowd: some documents sit close to many others and so to many
@@ -361,6 +371,15 @@ impl SemanticDocs {
         let cjk: Vec<bool> = scripts.iter().map(|&s| s != Script::Latin).collect();
         let crowding = vectors.crowding(CROWDING_NEIGHBOURS, CROWDING_POOL, &cjk);
         Self { model, vectors, cjk, scripts, crowding }
+    }
+
+    /// The model's plain cosine of `query` with each of `rows` (no crowding, no script share).
+    pub fn plain_cosines(&self, query: &str, rows: &[u32]) -> Vec<f32> {
+        if self.vectors.is_empty() {
+            return vec![0.0; rows.len()];
+        }
+        let q = self.vectors.query(&self.model.embed_as(query, Script::of(query)));
+        rows.iter().map(|&r| self.vectors.cosine_at(&q, r as usize)).collect()
     }
 
     /// The `k` documents closest to `query`, best first, with their similarity: the

@@ -456,6 +456,32 @@ mod catalog {
     }
 
     #[test]
+    fn evidence_is_the_hits_lexical_score_and_plain_cosine() {
+        let c = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let enhanced = ToolCatalog::build_enhanced(entries(), vec![]);
+        for query in ["send email message about the forecast", "will it rain", "schedule", "🙂"] {
+            let plain = c.search(query, params(5));
+            let explained = c.search_with_evidence(query, params(5));
+            // the same hits, in the same order
+            assert_eq!(handles(&plain), explained.iter().map(|(h, _)| h.handle).collect::<Vec<_>>(), "{query}");
+            let lexical = enhanced.search(query, params(10));
+            for (hit, evidence) in &explained {
+                let evidence = evidence.expect("a hybrid catalog explains every hit");
+                let expected = lexical.iter().find(|l| l.handle == hit.handle).map_or(0.0, |l| l.score);
+                assert!((evidence.lexical - expected).abs() < 1e-9, "{query}: {evidence:?} vs {expected}");
+                assert!(evidence.cosine > -1.0 && evidence.cosine <= 1.0 + 1e-6);
+            }
+        }
+        // "will it rain" shares no word with any tool: semantic evidence only
+        let rain = c.search_with_evidence("will it rain", params(1));
+        assert_eq!(rain[0].0.handle, 0);
+        assert_eq!(rain[0].1.unwrap().lexical, 0.0);
+        assert!(rain[0].1.unwrap().cosine > 0.0);
+        // the lexical rankers have their score alone
+        assert!(enhanced.search_with_evidence("schedule", params(5)).iter().all(|(_, e)| e.is_none()));
+    }
+
+    #[test]
     fn hybrid_skips_id_less_tools_and_validates_like_enhanced() {
         let mut list = entries();
         list[0].id = None;
