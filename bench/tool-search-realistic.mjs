@@ -175,6 +175,20 @@ async function searchP50(P, tools, qs, options = {}) {
   return { p50: median(samples), p95: percentile(samples, 95) };
 }
 
+/**
+ * p50 of a first step (processInputStep) with the request as its user message, each on its own
+ * thread; with `preload` on and off, the difference is what preloading costs a step.
+ */
+async function firstStepP50(P, tools, qs, options = {}) {
+  const p = new P({ tools, ...options });
+  const step = (q, i) => p.processInputStep({ ...stepArgs({}, `pre-${i}`), messages: [{ role: 'user', content: q }] });
+  for (let i = 0; i < 300; i++) await step(qs[i % qs.length], -i - 1);
+  const samples = [];
+  for (let i = 0; i < qs.length; i++) samples.push(await time(() => step(qs[i], i)));
+  p.dispose?.();
+  return median(samples);
+}
+
 /** Floor: reading every tool's id and description in plain JavaScript (no native call). */
 function readFloorMs(tools, runs) {
   const samples = [];
@@ -254,6 +268,11 @@ export async function run({ quick = false } = {}) {
     const h = await searchP50(Native, tools, qs, { search: hybrid });
     rows.push({ name: "search_tools p50, 10,000 realistic tools, mode 'hybrid'", reference_ms: ref.p50, native_ms: h.p50, ratio: ref.p50 / h.p50 });
     rows.push({ name: "search_tools p95, 10,000 realistic tools, mode 'hybrid'", reference_ms: ref.p95, native_ms: h.p95, ratio: ref.p95 / h.p95 });
+    // What preload adds to a first step: its search, confidences and activation.
+    const stepQs = qs.slice(0, quick ? 200 : 1000);
+    const plainStep = await firstStepP50(Native, tools, stepQs, { search: hybrid });
+    const preloadStep = await firstStepP50(Native, tools, stepQs, { search: hybrid, preload: true });
+    rows.push({ name: "first step p50, 10,000 realistic tools, 'hybrid': preload's cost (vs the step without it)", reference_ms: plainStep, native_ms: preloadStep - plainStep, ratio: NaN });
   } else {
     console.log("(hybrid rows skipped: no model; npm install mastra-native-processors-model-multilingual)");
   }

@@ -1,5 +1,7 @@
 'use strict';
 
+const { describeValue } = require('./util.js');
+
 // Preload's confidence: the estimated probability that a search hit is a tool the request needs.
 // Raw scores cannot be compared across modes (BM25 scores grow with the catalog and the query;
 // hybrid scores are bounded) nor across catalogs, so the estimate is a logistic model per mode
@@ -65,4 +67,74 @@ function confidencesOf(mode, results, query, size, evidence) {
   return scores.map((_, rank) => preloadConfidence(weights, confidenceFeatures(mode, scores, rank, query, size, evidence)));
 }
 
-module.exports = { PRELOAD_CONFIDENCE_MODELS, confidenceFeatures, preloadConfidence, confidencesOf };
+/**
+ * A processor's `options.preload` as `{ max, minConfidence, onPreload }`, or undefined when off.
+ * `kind` names the processor ('ToolSearchProcessor'), `countKey` its cap ('maxTools'), with
+ * the defaults `max` and `minConfidence`.
+ */
+function preloadOptionsOf(preload, { kind, countKey, max, minConfidence }) {
+  if (preload === undefined || preload === false) return undefined;
+  const fail = (path, expected, value) => new TypeError(`${kind}: ${path} must be ${expected}; received ${describeValue(value)}.`);
+  const spec = preload === true ? {} : preload;
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw fail('options.preload', `true, false or { ${countKey}?, minConfidence?, onPreload? }`, preload);
+  }
+  const count = spec[countKey] ?? max;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 20) {
+    throw fail(`options.preload.${countKey}`, 'an integer from 1 to 20', count);
+  }
+  const threshold = spec.minConfidence ?? minConfidence;
+  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) {
+    throw fail('options.preload.minConfidence', 'a number from 0 to 1', threshold);
+  }
+  const onPreload = spec.onPreload;
+  if (onPreload !== undefined && typeof onPreload !== 'function') {
+    throw fail('options.preload.onPreload', `a function ({ threadId, query, ${countKey === 'maxTools' ? 'tools' : 'skills'} }) => void`, onPreload);
+  }
+  return { max: count, minConfidence: threshold, onPreload };
+}
+
+/** Calls `onPreload(event)`; a throw is logged, never propagated (the preload stands). */
+function notifyPreload(onPreload, event, logger, kind) {
+  if (!onPreload) return;
+  try {
+    onPreload(event);
+  } catch (error) {
+    (logger ?? console).warn(`${kind}: preload.onPreload threw (${error?.message ?? error}); the preload stands.`);
+  }
+}
+
+/** The text of a user message (Mastra's stored format, or a plain `{ role, content }`), or ''. */
+function userText(message) {
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  const parts = Array.isArray(content?.parts) ? content.parts : Array.isArray(content) ? content : [];
+  const text = parts
+    .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('\n');
+  return text || (typeof content?.content === 'string' ? content.content : '');
+}
+
+/** The texts of a step's user messages, oldest first. */
+function userTexts(messages) {
+  if (!Array.isArray(messages)) return [];
+  return messages.filter((m) => m && m.role === 'user').map(userText);
+}
+
+/** The text of the last user message of a step's messages, or ''. */
+function lastUserText(messages) {
+  const texts = userTexts(messages);
+  return texts.length > 0 ? texts[texts.length - 1] : '';
+}
+
+module.exports = {
+  PRELOAD_CONFIDENCE_MODELS,
+  confidenceFeatures,
+  preloadConfidence,
+  confidencesOf,
+  preloadOptionsOf,
+  notifyPreload,
+  userTexts,
+  lastUserText,
+};

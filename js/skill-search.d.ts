@@ -75,6 +75,23 @@ export interface SkillSearchProcessorOptions {
    * @default false on @mastra/core 1.60+; true on 1.58/1.59 (which always await the refresh)
    */
   blockingRefresh?: boolean;
+  /**
+   * Ours, opt-in, with search mode 'compatible' or 'enhanced' (not yet 'hybrid'), every storage: at the first step of each user message, the
+   * skill its text finds with a confidence (an estimated probability that it is the skill the
+   * request needs) of at least `minConfidence` is loaded as `load_skill` would, so its
+   * instructions are in that very step's context. Stricter defaults than ToolSearchProcessor's,
+   * as skills are long.
+   */
+  preload?:
+    | boolean
+    | {
+        /** @default 1 */
+        maxSkills?: number;
+        /** From 0 to 1. @default 0.6 */
+        minConfidence?: number;
+        /** Called with what was preloaded (never for an empty preload). */
+        onPreload?: (event: { threadId: string; query: string; skills: Array<{ name: string; confidence: number }> }) => void;
+      };
 }
 
 /** Index statistics (not in `@mastra/core`). */

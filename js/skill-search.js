@@ -24,6 +24,7 @@
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
+const { confidencesOf, lastUserText, notifyPreload, preloadOptionsOf } = require('./preload-confidence.js');
 const { resolveThreadIdFor, sharedThreadKey } = require('./thread-id.js');
 const { decodeTexts, encodeText, encodeTexts } = require('./lossless.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
@@ -118,10 +119,18 @@ function capabilitiesOf() {
 }
 
 /** Every option this processor knows (on every host); others are warned about, not rejected. */
+/**
+ * `preload` defaults. Stricter than the tools' (one skill, 0.6): a skill's instructions are long,
+ * so a wrong one costs far more prompt than a wrong tool definition. The confidence model is the
+ * tools' (fitted on tool catalogs; no skill-retrieval set exists to fit one on).
+ */
+const PRELOAD_MAX_SKILLS = 1;
+const PRELOAD_MIN_CONFIDENCE = 0.6;
+
 const OPTION_SCHEMA = {
   name: 'SkillSearchProcessor',
-  keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage'],
-  nested: { search: ['topK', 'minScore', 'mode', 'model'] },
+  keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage', 'preload'],
+  nested: { search: ['topK', 'minScore', 'mode', 'model'], preload: ['maxSkills', 'minConfidence', 'onPreload'] },
   required: { workspace: 'a Mastra Workspace with skills' },
 };
 
@@ -510,6 +519,10 @@ class SkillSearchProcessor {
   #logger = undefined;
   /** How the thread id reads the memory context: 'lenient' (1.58/1.59) or 'parsed' (1.60+). */
   #memoryThread = 'lenient';
+  /** `options.preload` (ours) as `{ max, minConfidence, onPreload }`, or undefined. */
+  #preload = undefined;
+  /** The search mode, for preload's confidence model. */
+  #mode = 'compatible';
 
   constructor(options) {
     checkOptions(options, OPTION_SCHEMA);
@@ -518,6 +531,18 @@ class SkillSearchProcessor {
     const search = searchModeOf(options);
     this.#enhanced = search.mode === 'enhanced' || search.mode === 'hybrid';
     if (search.mode === 'hybrid') this.#model = loadSemanticModel(search.model, 'SkillSearchProcessor');
+    this.#mode = search.mode ?? 'compatible';
+    this.#preload = preloadOptionsOf(options.preload, {
+      kind: 'SkillSearchProcessor',
+      countKey: 'maxSkills',
+      max: PRELOAD_MAX_SKILLS,
+      minConfidence: PRELOAD_MIN_CONFIDENCE,
+    });
+    if (this.#preload && this.#mode === 'hybrid') {
+      // Hybrid skill hits carry no evidence (lexical score, plain cosine) yet, and the hybrid
+      // confidence model needs it: a fused score alone reads as weak.
+      throw new TypeError(`SkillSearchProcessor: options.preload must be used with search.mode 'compatible' or 'enhanced' (not yet 'hybrid' for skills); received ${describeValue(options.preload)}.`);
+    }
     const storage = storageOf(options);
     const blocking = blockingRefreshOf(options);
     const capabilities = capabilitiesOf(options);
@@ -942,6 +967,43 @@ class SkillSearchProcessor {
     return loaded;
   }
 
+  /**
+   * Searches `query` as search_skills does and loads, as load_skill would, the hits, best first,
+   * whose confidence reaches `minConfidence` (at most `max`, counting those already loaded), in
+   * this scope. Appends `[name, instructions]` to `loaded`; returns the names it loaded.
+   */
+  async #preloadSkills(scope, skills, scopeId, threadId, threadState, storeKey, loaded, query) {
+    const { max, minConfidence, onPreload } = this.#preload;
+    if (!query.trim()) return [];
+    const { results } = await this.#search(scope, query);
+    const size = scope.index ? scope.index.metaMap.size : results.length;
+    const confidences = confidencesOf(this.#mode, results, query, size, undefined);
+    const already = new Set(loaded.map(([name]) => name));
+    const chosen = [];
+    for (let i = 0; i < results.length && i < max; i++) {
+      if (confidences[i] < minConfidence) break;
+      if (!already.has(results[i].name)) chosen.push({ name: results[i].name, confidence: Math.round(confidences[i] * 1000) / 1000 });
+    }
+    const done = [];
+    for (const { name, confidence } of chosen) {
+      const skill = await skills.get(name);
+      if (!skill) continue;
+      if (this.#shared) {
+        if (!(await this.#shared.add(storeKey, encodeTexts([name]))).ok) continue;
+      } else {
+        const variants = threadState.skills.get(name);
+        const same = variants?.find((v) => v.instructions === skill.instructions);
+        if (same) tagScope(same, scopeId);
+        else if (variants) variants.push({ instructions: skill.instructions, scopes: new Set([scopeId]) });
+        else threadState.skills.set(name, [{ instructions: skill.instructions, scopes: new Set([scopeId]) }]);
+      }
+      loaded.push([name, skill.instructions]);
+      done.push({ name, confidence });
+    }
+    if (done.length > 0) notifyPreload(onPreload, { threadId, query, skills: done }, this.logger ?? this.#logger, 'SkillSearchProcessor');
+    return done.map((d) => d.name);
+  }
+
   async processInputStep(args) {
     const { tools, messageList } = args;
     // Difference 6 on 1.58/1.59 (the host's own rule on 1.60+): the memory thread before 'default'.
@@ -1048,6 +1110,13 @@ class SkillSearchProcessor {
         };
       },
     });
+
+    // Preload (ours, opt-in): the first step of each user message loads, as load_skill would,
+    // the skill its text finds with confidence; its instructions are in this very step.
+    if (this.#preload && args.stepNumber === 0) {
+      const preloaded = await this.#preloadSkills(scope, skills, scopeId, threadId, threadState, storeKey, loaded, lastUserText(args.messages));
+      for (const name of preloaded) sharedLoaded?.add(name);
+    }
 
     for (const [skillName, instructions] of loaded) {
       messageList.addSystem(`[Skill: ${skillName}]\n\n${instructions}`);

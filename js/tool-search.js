@@ -118,52 +118,6 @@ const PRELOAD_MAX_TOOLS = 3;
 // 'compatible'), over whole catalogs and small ones (bench/preload-calibration.mjs).
 const PRELOAD_MIN_CONFIDENCE = 0.4;
 
-/** `options.preload` as `{ maxTools, minConfidence, onPreload }`, or undefined when off. */
-function preloadOptionsOf(preload) {
-  if (preload === undefined || preload === false) return undefined;
-  const spec = preload === true ? {} : preload;
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw optionError('options.preload', 'true, false or { maxTools?, minConfidence?, onPreload? }', preload);
-  }
-  const maxTools = spec.maxTools ?? PRELOAD_MAX_TOOLS;
-  if (typeof maxTools !== 'number' || !Number.isInteger(maxTools) || maxTools < 1 || maxTools > 20) {
-    throw optionError('options.preload.maxTools', 'an integer from 1 to 20', maxTools);
-  }
-  const minConfidence = spec.minConfidence ?? PRELOAD_MIN_CONFIDENCE;
-  if (typeof minConfidence !== 'number' || !(minConfidence >= 0 && minConfidence <= 1)) {
-    throw optionError('options.preload.minConfidence', 'a number from 0 to 1', minConfidence);
-  }
-  const onPreload = spec.onPreload;
-  if (onPreload !== undefined && typeof onPreload !== 'function') {
-    throw optionError('options.preload.onPreload', 'a function ({ threadId, query, tools }) => void', onPreload);
-  }
-  return { maxTools, minConfidence, onPreload };
-}
-
-/** The text of a user message (Mastra's stored format, or a plain `{ role, content }`), or ''. */
-function userText(message) {
-  const content = message.content;
-  if (typeof content === 'string') return content;
-  const parts = Array.isArray(content?.parts) ? content.parts : Array.isArray(content) ? content : [];
-  const text = parts
-    .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text)
-    .join('\n');
-  return text || (typeof content?.content === 'string' ? content.content : '');
-}
-
-/** The texts of a step's user messages, oldest first. */
-function userTexts(messages) {
-  if (!Array.isArray(messages)) return [];
-  return messages.filter((m) => m && m.role === 'user').map(userText);
-}
-
-/** The text of the last user message of a step's messages, or ''. */
-function lastUserText(messages) {
-  const texts = userTexts(messages);
-  return texts.length > 0 ? texts[texts.length - 1] : '';
-}
-
 /** A tool as the catalog listing and the preload message show it. */
 function toolLine(name, description) {
   return description ? `- \`${name}\`: ${description}` : `- \`${name}\``;
@@ -230,7 +184,7 @@ function normalizeOptions(options) {
   if (typeof injectCatalog !== 'boolean') {
     throw optionError('options.injectCatalog', 'a boolean', injectCatalog);
   }
-  const preload = preloadOptionsOf(options.preload);
+  const preload = preloadConfidence.preloadOptionsOf(options.preload, { kind: 'ToolSearchProcessor', countKey: 'maxTools', max: PRELOAD_MAX_TOOLS, minConfidence: PRELOAD_MIN_CONFIDENCE });
   return {
     preload,
     tools,
@@ -948,7 +902,7 @@ class ToolSearchProcessor {
    * phases. Whatever is loaded already, the same text picks the same tools. Nothing is written.
    */
   async #preloadChoice(catalog, requestContext, query) {
-    const { maxTools, minConfidence } = this.#config.preload;
+    const { max: maxTools, minConfidence } = this.#config.preload;
     if (!query.trim()) return [];
     const { results, tools, evidence } = await this.#searchTools(catalog, query, requestContext, true);
     const confidences = preloadConfidence.confidencesOf(this.#config.mode, results, query, catalog.size, evidence);
@@ -970,7 +924,7 @@ class ToolSearchProcessor {
    * tools); with `throughLast`, the last message's too. Extends `loadedNames`.
    */
   async #rederivePreloads(catalog, loadedNames, requestContext, messages, throughLast) {
-    const texts = userTexts(messages);
+    const texts = preloadConfidence.userTexts(messages);
     const upTo = throughLast ? texts.length : texts.length - 1;
     for (let i = 0; i < upTo; i++) {
       for (const { name } of await this.#preloadChoice(catalog, requestContext, texts[i])) loadedNames.add(name);
@@ -993,14 +947,8 @@ class ToolSearchProcessor {
       this.#store.addLoaded(names, threadId);
     }
     for (const name of names) loadedNames.add(name);
-    const { onPreload } = this.#config.preload;
-    if (onPreload) {
-      try {
-        onPreload({ threadId: threadId || 'default', query, tools: chosen.map(({ name, confidence }) => ({ name, confidence })) });
-      } catch (error) {
-        (this.#logger ?? console).warn(`ToolSearchProcessor: preload.onPreload threw (${error?.message ?? error}); the preload stands.`);
-      }
-    }
+    const event = { threadId: threadId || 'default', query, tools: chosen.map(({ name, confidence }) => ({ name, confidence })) };
+    preloadConfidence.notifyPreload(this.#config.preload.onPreload, event, this.#logger, 'ToolSearchProcessor');
     return chosen;
   }
 
@@ -1127,7 +1075,7 @@ class ToolSearchProcessor {
       const first = args.stepNumber === 0;
       if (this.#config.storage === 'context') await this.#rederivePreloads(catalog, loadedNames, requestContext, args.messages, !first);
       if (first) {
-        const preloaded = await this.#preload(catalog, loadedNames, threadId, requestContext, lastUserText(args.messages));
+        const preloaded = await this.#preload(catalog, loadedNames, threadId, requestContext, preloadConfidence.lastUserText(args.messages));
         if (preloaded.length > 0) messageList.addSystem(preloadMessage(preloaded));
       }
     }
