@@ -3,28 +3,18 @@
 // the very first model call. A real Agent (@mastra/core 1.59 in the repository) with a skills
 // workspace of 32 skills and a scripted model; in-memory and redisStore state.
 import { Agent } from '@mastra/core/agent';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { redisStore, SkillSearchProcessor } from '../index.js';
 import { contextFor, scriptedModel, tempSkillsWorkspace, type TempWorkspace } from './skill-search.fixture';
-import { startRedisServer, type RedisServer } from './support/redis-server';
+import { useRedis } from './support/redis-client';
 
 let fx: TempWorkspace;
-let server: RedisServer;
-let client: ReturnType<typeof createClient>;
-beforeAll(async () => {
+beforeAll(() => {
   fx = tempSkillsWorkspace();
-  server = await startRedisServer();
-  client = createClient({ url: server.url });
-  client.on('error', () => {});
-  await client.connect();
 });
-afterAll(async () => {
-  fx.cleanup();
-  await client?.close().catch(() => {});
-  await server?.close();
-});
+afterAll(() => fx.cleanup());
+const redis = useRedis();
 
 const systemTexts = (prompt: any[]) => prompt.filter((m) => m.role === 'system').map((m) => String(m.content));
 const skillMessages = (prompt: any[]) => systemTexts(prompt).filter((t) => t.startsWith('[Skill: '));
@@ -78,11 +68,11 @@ describe('SkillSearchProcessor preload options and stores', () => {
 
   it('with redisStore, the preloaded skill is in the store and shown by another instance on the thread', async () => {
     const workspace = fx.make();
-    const a = new SkillSearchProcessor({ workspace, storage: redisStore(client, { keyPrefix: 'skill-preload:' }), preload: true } as any);
-    const b = new SkillSearchProcessor({ workspace, storage: redisStore(client, { keyPrefix: 'skill-preload:' }) });
+    const a = new SkillSearchProcessor({ workspace, storage: redisStore(redis.client, { keyPrefix: 'skill-preload:' }), preload: true } as any);
+    const b = new SkillSearchProcessor({ workspace, storage: redisStore(redis.client, { keyPrefix: 'skill-preload:' }) });
     const first = await turn(a, workspace, 'shared', 'Set resource requests and limits, readiness probes for pods on Kubernetes clusters');
     expect(skillMessages(first[0].prompt).map((t) => t.split('\n')[0])).toEqual(['[Skill: kubernetes-ops]']);
-    expect(await client.zRange('skill-preload:shared', 0, -1)).toEqual(['kubernetes-ops']);
+    expect(await redis.client.zRange('skill-preload:shared', 0, -1)).toEqual(['kubernetes-ops']);
     const second = await turn(b, workspace, 'shared', 'and what else?');
     expect(skillMessages(second[0].prompt).map((t) => t.split('\n')[0])).toEqual(['[Skill: kubernetes-ops]']);
     await a.clearAllState();

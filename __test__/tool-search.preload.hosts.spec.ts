@@ -6,32 +6,20 @@
 // steps and the next message from the conversation alone; with redisStore, one process's preload
 // is loaded for a second process on the same thread.
 import { join } from 'node:path';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { HOST_VERSIONS, loadHost, type Host } from './support/hosts';
 import { runAgent } from './support/agent-run';
 import { PRELOAD_HEADER, preloadTools, systemTexts } from './support/preload';
-import { startRedisServer, type RedisServer } from './support/redis-server';
+import { useRedis } from './support/redis-client';
 import { runNode } from './support/run-node';
 
-let server: RedisServer;
-let client: ReturnType<typeof createClient>;
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = createClient({ url: server.url });
-  client.on('error', () => {});
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.close().catch(() => {});
-  await server?.close();
-});
+const redis = useRedis();
 
 /** One agent turn in a child process (fixtures/preload-agent-child.cjs). */
 async function childTurn(host: Host, prefix: string, thread: string, text: string, callTool: string, preload: boolean) {
   const child = join(__dirname, 'fixtures', 'preload-agent-child.cjs');
-  const run = await runNode([child, host.dir, server.url, prefix, thread, text, callTool, preload ? '1' : '0'], 60_000);
+  const run = await runNode([child, host.dir, redis.server.url, prefix, thread, text, callTool, preload ? '1' : '0'], 60_000);
   if (run.status !== 0) throw new Error(`child failed (${run.status} ${run.signal}): ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').pop()!);
 }
@@ -98,7 +86,7 @@ describe.each(HOST_VERSIONS)('preload on host @mastra/core %s', (version) => {
     expect(first.preloaded).toEqual(['get_weather']);
     expect(first.firstTools).toEqual(['search_tools', 'load_tool', 'get_weather']);
     expect(first.toolResults).toEqual(['get_weather']);
-    expect(await client.zRange(`${prefix}thread-2p`, 0, -1)).toEqual(['get_weather']);
+    expect(await redis.client.zRange(`${prefix}thread-2p`, 0, -1)).toEqual(['get_weather']);
     const second = await childTurn(host, prefix, 'thread-2p', 'and tomorrow?', 'get_weather', false);
     expect(second.firstTools).toEqual(['search_tools', 'load_tool', 'get_weather']);
     expect(second.toolResults).toEqual(['get_weather']);

@@ -1,5 +1,5 @@
 // preload (ours, issue 26): the first step of each user message activates the tools its text
-// finds with confidence (js/preload-confidence.js, every search mode), offered at that very step,
+// finds with confidence (js/preload.js, every search mode), offered at that very step,
 // through the filter's 'search', 'load' and 'active' phases, into the thread's state (every
 // storage). A real Agent (@mastra/core 1.59 in the repository) with a scripted model and the
 // shipped model, on a five-tool catalog at the default threshold; the default's precision on
@@ -7,12 +7,11 @@
 import { Agent } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { redisStore, ToolSearchProcessor } from '../index.js';
-import { startRedisServer, type RedisServer } from './support/redis-server';
+import { useRedis } from './support/redis-client';
 import { PRELOAD_HEADER, preloadTools, systemTexts } from './support/preload';
 import { scriptedModel, type ModelCall, type ScriptStep } from './support/scripted-model';
 
@@ -176,25 +175,14 @@ describe('ToolSearchProcessor preload', () => {
 });
 
 describe('preload with a shared store', () => {
-  let server: RedisServer;
-  let client: ReturnType<typeof createClient>;
-  beforeAll(async () => {
-    server = await startRedisServer();
-    client = createClient({ url: server.url });
-    client.on('error', () => {});
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.close().catch(() => {});
-    await server?.close();
-  });
+  const redis = useRedis();
 
   it("one instance's preload is loaded for another instance on the same thread", async () => {
-    const storeA = redisStore(client, { keyPrefix: 'preload-shared:' });
+    const storeA = redisStore(redis.client, { keyPrefix: 'preload-shared:' });
     const a = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: storeA, preload: { maxTools: 1 } });
-    const b = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: redisStore(client, { keyPrefix: 'preload-shared:' }) });
+    const b = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: redisStore(redis.client, { keyPrefix: 'preload-shared:' }) });
     await turn(a, 'shared-thread', 'What is the weather forecast for Lisbon?', [{ text: 'ok' }]);
-    expect(await client.zRange('preload-shared:shared-thread', 0, -1)).toEqual(['get_weather']);
+    expect(await redis.client.zRange('preload-shared:shared-thread', 0, -1)).toEqual(['get_weather']);
     const onB = await turn(b, 'shared-thread', 'and tomorrow?', [{ tool: 'get_weather', input: {} }, { text: 'ok' }]);
     expect(onB.log[0].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
     await a.clearAllState();

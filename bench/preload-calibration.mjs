@@ -2,9 +2,9 @@
 // development half is searched as search_tools does (topK 5) over the whole catalog and over
 // random sub-catalogs of 5, 15 and 50 tools: once over the part holding its relevant tool, and once
 // over a part holding none (a request the catalog cannot serve: nothing should be preloaded). Each
-// of the top 3 hits becomes a row of features (js/preload-confidence.js) labelled relevant or not;
+// of the top 3 hits becomes a row of features (js/preload.js) labelled relevant or not;
 // a logistic regression per mode is fitted on the development rows and printed, ready to paste
-// into js/preload-confidence.js. Then, on the test halves, built the same way, the rule preload
+// into js/preload.js. Then, on the test halves, built the same way, the rule preload
 // applies (each of the top hits, best first, while its confidence ≥ t) is reported per threshold:
 // requests with a preload, precision per preloaded tool, requests whose preloads hold a relevant
 // tool. Thresholds are chosen on the development rows; test rows only report.
@@ -22,7 +22,7 @@ const modes = option('modes', 'compatible,enhanced,hybrid').split(',');
 const sizes = option('sizes', '5,15,50,full').split(',');
 const fit = process.argv.includes('--fit');
 const TOP = 3;
-const { confidenceFeatures } = createRequire(import.meta.url)('../js/preload-confidence.js');
+const { confidenceFeatures } = createRequire(import.meta.url)('../js/preload.js');
 
 /** Deterministic shuffle (mulberry32). */
 function shuffled(xs, seed) {
@@ -42,9 +42,9 @@ function shuffled(xs, seed) {
   return out;
 }
 
-// What preload's search saw, as js/preload-confidence.js's confidencesOf hears it.
+// What preload's search saw, as js/preload.js's confidencesOf hears it.
 let seen;
-const confidence = createRequire(import.meta.url)('../js/preload-confidence.js');
+const confidence = createRequire(import.meta.url)('../js/preload.js');
 const confidencesOf = confidence.confidencesOf;
 confidence.confidencesOf = (...args) => {
   seen = args;

@@ -24,7 +24,7 @@
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
-const { confidencesOf, lastUserText, notifyPreload, preloadOptionsOf } = require('./preload-confidence.js');
+const { confidencesOf, lastUserText, notifyPreload, preloadOptionsOf } = require('./preload.js');
 const { resolveThreadIdFor, sharedThreadKey } = require('./thread-id.js');
 const { decodeTexts, encodeText, encodeTexts } = require('./lossless.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
@@ -108,6 +108,23 @@ function variantIn(variants, scopeId) {
   return variants?.find(v => v.scopes.has(scopeId));
 }
 
+/**
+ * Records `instructions` as loaded for `name` in `scopeId` (in-memory state): false when the same
+ * text was loaded already (in another scope it is then tagged for this one too), true when new.
+ */
+function rememberVariant(threadState, name, instructions, scopeId) {
+  const variants = threadState.skills.get(name);
+  const same = variants?.find((v) => v.instructions === instructions);
+  if (same) {
+    tagScope(same, scopeId);
+    return false;
+  }
+  const variant = { instructions, scopes: new Set([scopeId]) };
+  if (variants) variants.push(variant);
+  else threadState.skills.set(name, [variant]);
+  return true;
+}
+
 function tagScope(variant, scopeId) {
   variant.scopes.add(scopeId);
   if (variant.scopes.size > MAX_SCOPES_PER_VARIANT) variant.scopes.delete(variant.scopes.values().next().value);
@@ -118,7 +135,6 @@ function capabilitiesOf() {
   return host.capabilities;
 }
 
-/** Every option this processor knows (on every host); others are warned about, not rejected. */
 /**
  * `preload` defaults. Stricter than the tools' (one skill, 0.6): a skill's instructions are long,
  * so a wrong one costs far more prompt than a wrong tool definition. The confidence model is the
@@ -127,6 +143,7 @@ function capabilitiesOf() {
 const PRELOAD_MAX_SKILLS = 1;
 const PRELOAD_MIN_CONFIDENCE = 0.6;
 
+/** Every option this processor knows (on every host); others are warned about, not rejected. */
 const OPTION_SCHEMA = {
   name: 'SkillSearchProcessor',
   keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage', 'preload'],
@@ -991,11 +1008,7 @@ class SkillSearchProcessor {
       if (this.#shared) {
         if (!(await this.#shared.add(storeKey, encodeTexts([name]))).ok) continue;
       } else {
-        const variants = threadState.skills.get(name);
-        const same = variants?.find((v) => v.instructions === skill.instructions);
-        if (same) tagScope(same, scopeId);
-        else if (variants) variants.push({ instructions: skill.instructions, scopes: new Set([scopeId]) });
-        else threadState.skills.set(name, [{ instructions: skill.instructions, scopes: new Set([scopeId]) }]);
+        rememberVariant(threadState, name, skill.instructions, scopeId);
       }
       loaded.push([name, skill.instructions]);
       done.push({ name, confidence });
@@ -1094,15 +1107,7 @@ class SkillSearchProcessor {
         }
         // Loaded in another scope: the same text is loaded here too; other text is this
         // scope's own variant (another tenant's is never shown or reported here).
-        const variants = threadState.skills.get(skillName);
-        const same = variants?.find(v => v.instructions === skill.instructions);
-        if (same) {
-          tagScope(same, scopeId);
-          return alreadyLoaded;
-        }
-        const variant = { instructions: skill.instructions, scopes: new Set([scopeId]) };
-        if (variants) variants.push(variant);
-        else threadState.skills.set(skillName, [variant]);
+        if (!rememberVariant(threadState, skillName, skill.instructions, scopeId)) return alreadyLoaded;
         return {
           success: true,
           message: `Skill "${skillName}" loaded. Its instructions are now available as context.`,

@@ -3,7 +3,7 @@
 // and MessageList stay in JavaScript; the catalog (BM25 search, name resolution,
 // suggestions) and the loaded-name stores live in Rust and are addressed by handle.
 
-const preloadConfidence = require('./preload-confidence.js');
+const preloadShared = require('./preload.js');
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { checkOptions } = require('./options.js');
 const native = require('./native.js');
@@ -113,9 +113,9 @@ const OPTION_SCHEMA = {
 
 /** `preload` defaults: at most this many tools per user message, each at least this confident. */
 const PRELOAD_MAX_TOOLS = 3;
-// Confidence is an estimated probability (js/preload-confidence.js). At 0.4 a preloaded tool is
-// relevant 0.69 of the time on the development halves in 'hybrid' (0.72 'enhanced', 0.68
-// 'compatible'), over whole catalogs and small ones (bench/preload-calibration.mjs).
+// Confidence is an estimated probability (js/preload.js). At 0.4 a preloaded tool is
+// relevant 0.74 of the time on the development halves in 'hybrid' (0.73 'enhanced', 0.64
+// 'compatible'), over whole catalogs and 5-50-tool parts (bench/preload-calibration.mjs).
 const PRELOAD_MIN_CONFIDENCE = 0.4;
 
 /** A tool as the catalog listing and the preload message show it. */
@@ -184,7 +184,7 @@ function normalizeOptions(options) {
   if (typeof injectCatalog !== 'boolean') {
     throw optionError('options.injectCatalog', 'a boolean', injectCatalog);
   }
-  const preload = preloadConfidence.preloadOptionsOf(options.preload, { kind: 'ToolSearchProcessor', countKey: 'maxTools', max: PRELOAD_MAX_TOOLS, minConfidence: PRELOAD_MIN_CONFIDENCE });
+  const preload = preloadShared.preloadOptionsOf(options.preload, { kind: 'ToolSearchProcessor', countKey: 'maxTools', max: PRELOAD_MAX_TOOLS, minConfidence: PRELOAD_MIN_CONFIDENCE });
   return {
     preload,
     tools,
@@ -753,9 +753,9 @@ class ToolSearchProcessor {
     return names.length === 0 ? [] : catalog.native.resolve(encodeTexts(names), this.#config.filter !== undefined);
   }
 
-  /** Ranked, filtered results and, in parallel, the tools they name. */
   /**
-   * search_tools' search: `{ results, tools }`, the hits the filter's 'search' phase allows.
+   * search_tools' search: `{ results, tools }`, ranked results the filter's 'search' phase
+   * allows and, in parallel, the tools they name.
    * With `withEvidence` (preload), also `evidence`: per result `{ lexical, cosine }` in
    * 'hybrid' mode (see NativeEvidenceHits), undefined otherwise.
    */
@@ -905,7 +905,7 @@ class ToolSearchProcessor {
     const { max: maxTools, minConfidence } = this.#config.preload;
     if (!query.trim()) return [];
     const { results, tools, evidence } = await this.#searchTools(catalog, query, requestContext, true);
-    const confidences = preloadConfidence.confidencesOf(this.#config.mode, results, query, catalog.size, evidence);
+    const confidences = preloadShared.confidencesOf(this.#config.mode, results, query, catalog.size, evidence);
     const chosen = [];
     for (let i = 0; i < results.length && chosen.length < maxTools; i++) {
       if (confidences[i] < minConfidence) break;
@@ -924,7 +924,7 @@ class ToolSearchProcessor {
    * tools); with `throughLast`, the last message's too. Extends `loadedNames`.
    */
   async #rederivePreloads(catalog, loadedNames, requestContext, messages, throughLast) {
-    const texts = preloadConfidence.userTexts(messages);
+    const texts = preloadShared.userTexts(messages);
     const upTo = throughLast ? texts.length : texts.length - 1;
     for (let i = 0; i < upTo; i++) {
       for (const { name } of await this.#preloadChoice(catalog, requestContext, texts[i])) loadedNames.add(name);
@@ -948,7 +948,7 @@ class ToolSearchProcessor {
     }
     for (const name of names) loadedNames.add(name);
     const event = { threadId: threadId || 'default', query, tools: chosen.map(({ name, confidence }) => ({ name, confidence })) };
-    preloadConfidence.notifyPreload(this.#config.preload.onPreload, event, this.#logger, 'ToolSearchProcessor');
+    preloadShared.notifyPreload(this.#config.preload.onPreload, event, this.#logger, 'ToolSearchProcessor');
     return chosen;
   }
 
@@ -1075,7 +1075,7 @@ class ToolSearchProcessor {
       const first = args.stepNumber === 0;
       if (this.#config.storage === 'context') await this.#rederivePreloads(catalog, loadedNames, requestContext, args.messages, !first);
       if (first) {
-        const preloaded = await this.#preload(catalog, loadedNames, threadId, requestContext, preloadConfidence.lastUserText(args.messages));
+        const preloaded = await this.#preload(catalog, loadedNames, threadId, requestContext, preloadShared.lastUserText(args.messages));
         if (preloaded.length > 0) messageList.addSystem(preloadMessage(preloaded));
       }
     }

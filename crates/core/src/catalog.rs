@@ -961,14 +961,20 @@ impl ToolCatalog {
     /// Fused ranking (see [`crate::semantic::fusion`]): `score` is the fused score in
     /// (0, 1]; `minScore` applies to it; only tools whose id is their name are returned.
     fn search_hybrid(&self, hybrid: &HybridRanker, query: &str, params: SearchParams) -> Vec<Hit> {
+        self.fused_hits(hybrid, query, params).0.into_iter().map(|(hit, _)| hit).collect()
+    }
+
+    /// [`Self::search_hybrid`]'s hits with their slots, and the lexical candidates fused.
+    fn fused_hits(&self, hybrid: &HybridRanker, query: &str, params: SearchParams) -> (Vec<(Hit, u32)>, Vec<(u32, f64)>) {
         if params.top_k == 0 && !params.inspect_all {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let fusion = &hybrid.fusion;
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
         let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion);
-        self.hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params)
+        let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params);
+        (hits, lexical)
     }
 
     /// [`Self::search`], each hit with its [`Evidence`] when this catalog is hybrid (the other
@@ -977,14 +983,7 @@ impl ToolCatalog {
         let Ranker::Hybrid(hybrid) = &self.ranker else {
             return self.search(query, params).into_iter().map(|hit| (hit, None)).collect();
         };
-        if params.top_k == 0 && !params.inspect_all {
-            return Vec::new();
-        }
-        let fusion = &hybrid.fusion;
-        let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
-        let lexical = hybrid.lexical.search_top(query, lexical_depth);
-        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion);
-        let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params);
+        let (hits, lexical) = self.fused_hits(hybrid, query, params);
         let slots: Vec<u32> = hits.iter().map(|(_, slot)| *slot).collect();
         let cosines = hybrid.semantic.plain_cosines(query, &slots);
         let lexical_scores: rustc_hash::FxHashMap<u32, f64> = lexical.iter().copied().collect();

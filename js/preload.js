@@ -2,7 +2,10 @@
 
 const { describeValue } = require('./util.js');
 
-// Preload's confidence: the estimated probability that a search hit is a tool the request needs.
+// What both processors' `preload` share: its options, the user text it searches, the guarded
+// onPreload call, and its confidence.
+//
+// Confidence: the estimated probability that a search hit is a tool the request needs.
 // Raw scores cannot be compared across modes (BM25 scores grow with the catalog and the query;
 // hybrid scores are bounded) nor across catalogs, so the estimate is a logistic model per mode
 // over features that travel: the hit's score relative to the best, the best's lead over the
