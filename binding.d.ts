@@ -50,6 +50,12 @@ export declare class NativeSemanticModel {
   sameModel(other: NativeSemanticModel): boolean
 }
 
+/**
+ * A hybrid catalog's documents with a user's embedder's vectors, for that catalog's
+ * `searchOver` / `searchWithEvidenceOver` only.
+ */
+export declare class NativeSemanticOverride {}
+
 /** A searchable skill set (BM25, substring mode for workspaces without BM25, or enhanced). */
 export declare class NativeSkillIndex {
   /**
@@ -129,6 +135,26 @@ export declare class NativeToolCatalog {
   search(query: string, topK: number, minScore: number, inspectAll: boolean): NativeSearchHits
   /** [`Self::search`], each hit with its evidence (see [`NativeEvidenceHits`]). */
   searchWithEvidence(query: string, topK: number, minScore: number, inspectAll: boolean): NativeEvidenceHits
+  /**
+   * [`Self::search_with_evidence`] with a user's embedder on the semantic side: `over` from
+   * this catalog's `semanticOverride`, `vector` the query's embedding.
+   */
+  searchWithEvidenceOver(query: string, vector: Float32Array, over: NativeSemanticOverride, topK: number, minScore: number, inspectAll: boolean): NativeEvidenceHits
+  /**
+   * [`Self::search`] with a user's embedder on the semantic side (see
+   * [`Self::search_with_evidence_over`]).
+   */
+  searchOver(query: string, vector: Float32Array, over: NativeSemanticOverride, topK: number, minScore: number, inspectAll: boolean): NativeSearchHits
+  /**
+   * The texts a user's embedder embeds for this catalog's documents, in order (empty
+   * unless hybrid).
+   */
+  semanticTexts(): Array<string>
+  /**
+   * This hybrid catalog's documents with a user's vectors: `rows` holds one vector of
+   * `dim` values per `semanticTexts()` text.
+   */
+  semanticOverride(rows: Float32Array, dim: number): NativeSemanticOverride
   /**
    * [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets
    * into the caller's reusable `out` (creating typed arrays costs more than a search of

@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.NativeContextNameStore = nativeBinding.NativeContextNameStore
 module.exports.NativeLoadedNameStore = nativeBinding.NativeLoadedNameStore
 module.exports.NativeSemanticModel = nativeBinding.NativeSemanticModel
+module.exports.NativeSemanticOverride = nativeBinding.NativeSemanticOverride
 module.exports.NativeSkillIndex = nativeBinding.NativeSkillIndex
 module.exports.NativeToolCatalog = nativeBinding.NativeToolCatalog
 module.exports.nativeSkillSuggestions = nativeBinding.nativeSkillSuggestions

@@ -4,6 +4,7 @@
 // suggestions) and the loaded-name stores live in Rust and are addressed by handle.
 
 const preloadShared = require('./preload.js');
+const { EmbedderSide, embedderOptionsOf } = require('./embedder.js');
 const { hostModulesOf, perZod } = require('./host-modules.js');
 const { checkOptions } = require('./options.js');
 const native = require('./native.js');
@@ -108,7 +109,7 @@ function toolDescriptionOf(tool) {
 const OPTION_SCHEMA = {
   name: 'ToolSearchProcessor',
   keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog', 'preload'],
-  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model'], preload: ['maxTools', 'minConfidence', 'onPreload'] },
+  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model', 'embedder', 'embedderTimeoutMs'], preload: ['maxTools', 'minConfidence', 'onPreload'] },
 };
 
 /** `preload` defaults: at most this many tools per user message, each at least this confident. */
@@ -157,6 +158,7 @@ function normalizeOptions(options) {
   const autoLoad = search.autoLoad ?? false;
   if (typeof autoLoad !== 'boolean') throw optionError('options.search.autoLoad', 'a boolean', autoLoad);
   const { mode, model } = searchModeOf(search, 'ToolSearchProcessor');
+  const embedder = embedderOptionsOf(search, mode, 'ToolSearchProcessor');
   const storage = options.storage ?? 'in-memory';
   if (storage !== 'in-memory' && storage !== 'context') {
     if (storage === null || (typeof storage !== 'object' && typeof storage !== 'function')) {
@@ -193,6 +195,7 @@ function normalizeOptions(options) {
     autoLoad,
     mode,
     model,
+    embedder,
     storage,
     ttl,
     filter: filter ?? undefined,
@@ -590,6 +593,8 @@ class ToolSearchProcessor {
   #disposed = false;
   /** `storage: <store>`: the guarded shared store (SharedNames), else undefined. */
   #shared;
+  /** `search.embedder` (ours): the user's EmbeddingModel on the semantic side, or undefined. */
+  #embedder;
   /** The Mastra logger once registered (store outage warnings), else console. */
   #logger;
 
@@ -618,6 +623,7 @@ class ToolSearchProcessor {
     if (config.storage === 'context') this.#store = new ContextNames();
     else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
     else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
+    if (config.embedder) this.#embedder = new EmbedderSide(config.embedder, () => this.#logger, 'ToolSearchProcessor');
   }
 
   /** Called by Mastra when the processor is registered: its logger receives store warnings. */
@@ -762,7 +768,10 @@ class ToolSearchProcessor {
   async #searchTools(catalog, query, requestContext, withEvidence = false) {
     if (catalog.size === 0) return { results: [], tools: [], evidence: undefined };
     const { topK, minScore, filter } = this.#config;
-    if (!filter && !withEvidence) {
+    // search.embedder: the query's vector, once the catalog's vectors are in.
+    const over = this.#embedder?.overrideFor(catalog.native);
+    const vector = over ? await this.#embedder.queryVector(query) : undefined;
+    if (!filter && !withEvidence && !vector) {
       // The common case reads triplets from one reused buffer: no typed arrays per search.
       const count = unfilteredHits(catalog, query, topK, minScore);
       const hits = hitBuffer;
@@ -779,9 +788,16 @@ class ToolSearchProcessor {
       }
       return { results, tools, evidence: undefined };
     }
-    const hits = withEvidence
-      ? catalog.native.searchWithEvidence(encodeText(query), topK, minScore, Boolean(filter))
-      : catalog.native.search(encodeText(query), topK, minScore, true);
+    const text = encodeText(query);
+    const inspectAll = Boolean(filter);
+    let hits;
+    if (vector) {
+      hits = withEvidence
+        ? catalog.native.searchWithEvidenceOver(text, vector, over, topK, minScore, inspectAll)
+        : catalog.native.searchOver(text, vector, over, topK, minScore, inspectAll);
+    } else {
+      hits = withEvidence ? catalog.native.searchWithEvidence(text, topK, minScore, inspectAll) : catalog.native.search(text, topK, minScore, true);
+    }
     let accepted = [];
     for (let i = 0; i < hits.handles.length && accepted.length < topK; i++) {
       if (!filter || (await this.#isAllowed(catalog.toolAt(hits.handles[i]), requestContext, 'search'))) accepted.push(i);
@@ -1054,6 +1070,7 @@ class ToolSearchProcessor {
     const { tools, messageList, requestContext } = args;
     const { autoLoad, includeResolvedTools } = this.#config;
     const catalog = await this.#catalogForStep(tools);
+    if (this.#embedder) await this.#embedder.prepare(catalog.native);
     const threadId = threadIdOf(requestContext);
     // Snapshot of names loaded before this step; this step's meta-tools share and extend it.
     const loadedNames = new Set(

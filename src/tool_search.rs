@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use mastra_native_core::catalog::{BuildError, CheckedCatalog, KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildError, CheckedCatalog, KeyConflicts, Override, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::memory;
 use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
 use mastra_native_core::semantic::StaticModel;
@@ -162,6 +162,39 @@ pub struct NativeEvidenceHits {
     pub scores: Float64Array,
     pub lexical: Float64Array,
     pub cosines: Float64Array,
+}
+
+/// A hybrid catalog's documents with a user's embedder's vectors, for that catalog's
+/// `searchOver` / `searchWithEvidenceOver` only.
+#[napi]
+pub struct NativeSemanticOverride {
+    docs: Arc<mastra_native_core::semantic::SemanticDocs>,
+    /// The catalog it was built for (address of its shared state: compared, never followed).
+    catalog: usize,
+    dim: u32,
+}
+
+impl NativeSemanticOverride {
+    fn for_catalog<'a>(&'a self, catalog: &Arc<ToolCatalog>, vector: &'a [f32]) -> Result<Override<'a>> {
+        if Arc::as_ptr(catalog) as usize != self.catalog {
+            return Err(Error::new(Status::InvalidArg, "the semantic override belongs to another catalog".to_string()));
+        }
+        if vector.len() != self.dim as usize {
+            return Err(Error::new(Status::InvalidArg, format!("the query vector has {} values; the override's vectors have {}", vector.len(), self.dim)));
+        }
+        Ok(Override { docs: &self.docs, query_vector: vector })
+    }
+}
+
+fn evidence_hits(hits: Vec<(mastra_native_core::catalog::Hit, Option<mastra_native_core::catalog::Evidence>)>) -> NativeEvidenceHits {
+    let evidence: Vec<_> = hits.iter().filter_map(|(_, e)| *e).collect();
+    NativeEvidenceHits {
+        handles: Uint32Array::new(hits.iter().map(|(h, _)| h.handle).collect()),
+        doc_handles: Uint32Array::new(hits.iter().map(|(h, _)| h.doc_handle).collect()),
+        scores: Float64Array::new(hits.iter().map(|(h, _)| h.score).collect()),
+        lexical: Float64Array::new(evidence.iter().map(|e| e.lexical).collect()),
+        cosines: Float64Array::new(evidence.iter().map(|e| e.cosine).collect()),
+    }
 }
 
 /// `injectCatalog` rows as parallel typed arrays.
@@ -347,15 +380,56 @@ impl NativeToolCatalog {
     /// [`Self::search`], each hit with its evidence (see [`NativeEvidenceHits`]).
     #[napi(catch_unwind)]
     pub fn search_with_evidence(&self, query: String, top_k: u32, min_score: f64, inspect_all: bool) -> NativeEvidenceHits {
-        let hits = self.inner.search_with_evidence(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all });
-        let evidence: Vec<_> = hits.iter().filter_map(|(_, e)| *e).collect();
-        NativeEvidenceHits {
-            handles: Uint32Array::new(hits.iter().map(|(h, _)| h.handle).collect()),
-            doc_handles: Uint32Array::new(hits.iter().map(|(h, _)| h.doc_handle).collect()),
-            scores: Float64Array::new(hits.iter().map(|(h, _)| h.score).collect()),
-            lexical: Float64Array::new(evidence.iter().map(|e| e.lexical).collect()),
-            cosines: Float64Array::new(evidence.iter().map(|e| e.cosine).collect()),
-        }
+        evidence_hits(self.inner.search_with_evidence(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all }, None))
+    }
+
+    /// [`Self::search_with_evidence`] with a user's embedder on the semantic side: `over` from
+    /// this catalog's `semanticOverride`, `vector` the query's embedding.
+    #[napi(catch_unwind)]
+    pub fn search_with_evidence_over(
+        &self,
+        query: String,
+        vector: Float32Array,
+        over: &NativeSemanticOverride,
+        top_k: u32,
+        min_score: f64,
+        inspect_all: bool,
+    ) -> Result<NativeEvidenceHits> {
+        let over = over.for_catalog(&self.inner, &vector)?;
+        Ok(evidence_hits(self.inner.search_with_evidence(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all }, Some(over))))
+    }
+
+    /// [`Self::search`] with a user's embedder on the semantic side (see
+    /// [`Self::search_with_evidence_over`]).
+    #[napi(catch_unwind)]
+    pub fn search_over(&self, query: String, vector: Float32Array, over: &NativeSemanticOverride, top_k: u32, min_score: f64, inspect_all: bool) -> Result<NativeSearchHits> {
+        let over = over.for_catalog(&self.inner, &vector)?;
+        let hits = self.inner.search_with(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all }, Some(over));
+        Ok(NativeSearchHits {
+            handles: Uint32Array::new(hits.iter().map(|h| h.handle).collect()),
+            doc_handles: Uint32Array::new(hits.iter().map(|h| h.doc_handle).collect()),
+            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
+        })
+    }
+
+    /// The texts a user's embedder embeds for this catalog's documents, in order (empty
+    /// unless hybrid).
+    #[napi(catch_unwind)]
+    pub fn semantic_texts(&self) -> Vec<String> {
+        self.inner.semantic_texts()
+    }
+
+    /// This hybrid catalog's documents with a user's vectors: `rows` holds one vector of
+    /// `dim` values per `semanticTexts()` text.
+    #[napi(catch_unwind)]
+    pub fn semantic_override(&self, rows: Float32Array, dim: u32) -> Result<NativeSemanticOverride> {
+        let docs = self.inner.semantic_override(&rows, dim as usize).ok_or_else(|| {
+            Error::new(
+                Status::InvalidArg,
+                format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid catalog", self.inner.semantic_texts().len()),
+            )
+        })?;
+        Ok(NativeSemanticOverride { docs: Arc::new(docs), catalog: Arc::as_ptr(&self.inner) as usize, dim })
     }
 
     /// [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets

@@ -62,6 +62,10 @@ function joined(withParams) {
 const plain = joined(false);
 const enhanced = joined(true);
 const catalog = new NativeToolCatalog(KEYS, IDS, DESCRIPTIONS);
+// A hybrid catalog and a user's-vector override of it (search.embedder), 4 values per document.
+const hybridCatalog = NativeToolCatalog.fromArraysHybrid(KEYS, IDS, DESCRIPTIONS, PARAMS, model, false);
+const overrideRows = new Float32Array(hybridCatalog.semanticTexts().length * 4).map((_, i) => ((i * 7) % 5) - 2);
+const override = hybridCatalog.semanticOverride(overrideRows, 4);
 const skillIndex = new NativeSkillIndex(['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['Use pdftotext', 'Run git log'], [1, 0], ['ref text'], 3, false);
 
 // Files for NativeSemanticModel.load: a directory, devices, garbage, a truncated model.
@@ -134,6 +138,8 @@ const intArrays = () => [
 ];
 const floatOut = () => [new Float64Array(0), new Float64Array(1), new Float64Array(3), new Float64Array(30), new Float32Array(9), new Int32Array(9)];
 const booleans = [true, false, 0, 1, 'yes', null, undefined];
+const f32Arrays = () => [new Float32Array(0), Float32Array.of(1, 0, 0, 0), Float32Array.of(NaN, 0, 0, 0), Float32Array.of(Infinity, 1, 1, 1), new Float32Array(4), new Float32Array(1 << 16), new Float64Array(4), overrideRows, Float32Array.of(1, 2, 3)];
+const overrides = () => [override, {}, catalog, model, null];
 const models = () => [model, {}, catalog, skillIndex, new NativeLoadedNameStore()];
 const catalogs = () => [catalog, {}, model, skillIndex, new NativeContextNameStore()];
 const paths = [MODEL_FILE, '', '/', scratch, '/dev/zero', '/dev/null', '/dev/urandom', '/proc/self/status', garbage, truncated, forged, flippedModel, path.join(scratch, 'missing.bin'), '\0', 'model.bin\0x', long];
@@ -157,6 +163,8 @@ const KINDS = {
   bytes: byteArrays,
   ints: intArrays,
   f64: floatOut,
+  f32: f32Arrays,
+  override: overrides,
   bool: () => booleans,
   model: models,
   catalog: catalogs,
@@ -245,6 +253,11 @@ const ENTRIES = {
   'NativeToolCatalog.overlayAsync': { call: statik(NativeToolCatalog, 'overlayAsync'), params: ['catalog', 'strs', 'ids', 'strs', 'num', 'strs'], baseline: [catalog, ['extra'], [null], ['An extra tool'], 3, undefined] },
   'NativeToolCatalog#search': { call: method(() => catalog, 'search'), params: ['str', 'num', 'num', 'bool'], baseline: ['weather', 5, 0, false] },
   'NativeToolCatalog#searchInto': { call: method(() => catalog, 'searchInto'), params: ['str', 'num', 'num', 'f64'], baseline: ['weather', 5, 0, new Float64Array(15)] },
+  'NativeToolCatalog#searchWithEvidence': { call: method(() => hybridCatalog, 'searchWithEvidence'), params: ['str', 'num', 'num', 'bool'], baseline: ['weather', 5, 0, false] },
+  'NativeToolCatalog#searchOver': { call: method(() => hybridCatalog, 'searchOver'), params: ['str', 'f32', 'override', 'num', 'num', 'bool'], baseline: ['weather', Float32Array.of(1, 0, 0, 0), override, 5, 0, false] },
+  'NativeToolCatalog#searchWithEvidenceOver': { call: method(() => hybridCatalog, 'searchWithEvidenceOver'), params: ['str', 'f32', 'override', 'num', 'num', 'bool'], baseline: ['weather', Float32Array.of(1, 0, 0, 0), override, 5, 0, false] },
+  'NativeToolCatalog#semanticOverride': { call: method(() => hybridCatalog, 'semanticOverride'), params: ['f32', 'num'], baseline: [overrideRows, 4] },
+  'NativeToolCatalog#semanticTexts': { call: (receiver) => NativeToolCatalog.prototype.semanticTexts.call(receiver), params: ['catalog'], baseline: [hybridCatalog] },
   'NativeToolCatalog#resolve': { call: method(() => catalog, 'resolve'), params: ['strs', 'bool'], baseline: [['mail', 'get_weather'], false] },
   'NativeToolCatalog#listing': { call: method(() => catalog, 'listing'), params: ['bool'], baseline: [true] },
   'NativeToolCatalog#suggestionKeys': { call: method(() => catalog, 'suggestionKeys'), params: ['str'], baseline: ['weather'] },

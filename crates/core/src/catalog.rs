@@ -961,29 +961,67 @@ impl ToolCatalog {
     /// Fused ranking (see [`crate::semantic::fusion`]): `score` is the fused score in
     /// (0, 1]; `minScore` applies to it; only tools whose id is their name are returned.
     fn search_hybrid(&self, hybrid: &HybridRanker, query: &str, params: SearchParams) -> Vec<Hit> {
-        self.fused_hits(hybrid, query, params).0.into_iter().map(|(hit, _)| hit).collect()
+        self.fused_hits(hybrid, query, params, None).0.into_iter().map(|(hit, _)| hit).collect()
     }
 
-    /// [`Self::search_hybrid`]'s hits with their slots, and the lexical candidates fused.
-    fn fused_hits(&self, hybrid: &HybridRanker, query: &str, params: SearchParams) -> (Vec<(Hit, u32)>, Vec<(u32, f64)>) {
+    /// [`Self::search_hybrid`]'s hits with their slots, and the lexical candidates fused; the
+    /// semantic side from `over` (a user's embedder) when given.
+    fn fused_hits(&self, hybrid: &HybridRanker, query: &str, params: SearchParams, over: Option<Override<'_>>) -> (Vec<(Hit, u32)>, Vec<(u32, f64)>) {
         if params.top_k == 0 && !params.inspect_all {
             return (Vec::new(), Vec::new());
         }
         let fusion = &hybrid.fusion;
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
-        let semantic = hybrid.semantic.top(query, fusion.semantic_depth.max(params.top_k), fusion);
+        let depth = fusion.semantic_depth.max(params.top_k);
+        let semantic = match over {
+            Some(Override { docs, query_vector }) => docs.top_for_vector(query, query_vector, depth, fusion),
+            None => hybrid.semantic.top(query, depth, fusion),
+        };
         let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params);
         (hits, lexical)
     }
 
-    /// [`Self::search`], each hit with its [`Evidence`] when this catalog is hybrid (the other
-    /// rankers have only their score to show).
-    pub fn search_with_evidence(&self, query: &str, params: SearchParams) -> Vec<(Hit, Option<Evidence>)> {
+    /// The text each hybrid document's vector embeds, in slot order (what a user's embedder
+    /// embeds for [`Self::semantic_override`]); empty for the other rankers.
+    pub fn semantic_texts(&self) -> Vec<String> {
+        if !self.is_hybrid() {
+            return Vec::new();
+        }
+        self.slot_entry
+            .iter()
+            .map(|&pos| {
+                let e = self.entries.get(pos as usize);
+                semantic::tool_text(e.name(), e.description)
+            })
+            .collect()
+    }
+
+    /// This hybrid catalog's documents with a user's vectors (`rows`: one per
+    /// [`Self::semantic_texts`] text, `dim` each): None when not hybrid or the rows do not fit.
+    pub fn semantic_override(&self, rows: &[f32], dim: usize) -> Option<SemanticDocs> {
+        let Ranker::Hybrid(hybrid) = &self.ranker else { return None };
+        hybrid.semantic.with_rows(rows, dim)
+    }
+
+    /// [`Self::search`] with the semantic side from `over` when given (hybrid catalogs; the
+    /// other rankers ignore it).
+    pub fn search_with(&self, query: &str, params: SearchParams, over: Option<Override<'_>>) -> Vec<Hit> {
+        match (&self.ranker, over) {
+            (Ranker::Hybrid(hybrid), Some(over)) => self.fused_hits(hybrid, query, params, Some(over)).0.into_iter().map(|(hit, _)| hit).collect(),
+            _ => self.search(query, params),
+        }
+    }
+
+    /// [`Self::search_with`], each hit with its [`Evidence`] when this catalog is hybrid (the
+    /// other rankers have only their score to show). The evidence is the shipped model's
+    /// (lexical score, its plain cosine) whatever ranks the semantic side, so that preload's
+    /// confidence reads what it was fitted on.
+    pub fn search_with_evidence(&self, query: &str, params: SearchParams, over: Option<Override<'_>>) -> Vec<(Hit, Option<Evidence>)> {
         let Ranker::Hybrid(hybrid) = &self.ranker else {
             return self.search(query, params).into_iter().map(|hit| (hit, None)).collect();
         };
-        let (hits, lexical) = self.fused_hits(hybrid, query, params);
+        let (hits, lexical) = self.fused_hits(hybrid, query, params, over);
         let slots: Vec<u32> = hits.iter().map(|(_, slot)| *slot).collect();
         let cosines = hybrid.semantic.plain_cosines(query, &slots);
         let lexical_scores: rustc_hash::FxHashMap<u32, f64> = lexical.iter().copied().collect();
@@ -993,6 +1031,14 @@ impl ToolCatalog {
             .map(|((hit, slot), cosine)| (hit, Some(Evidence { lexical: lexical_of(slot), cosine: f64::from(cosine) })))
             .collect()
     }
+}
+
+/// A user's embedder on the semantic side of a hybrid search: the catalog's documents with
+/// its vectors ([`ToolCatalog::semantic_override`]) and the query's vector.
+#[derive(Clone, Copy)]
+pub struct Override<'a> {
+    pub docs: &'a SemanticDocs,
+    pub query_vector: &'a [f32],
 }
 
 #[cfg(test)]

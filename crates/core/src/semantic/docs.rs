@@ -391,17 +391,48 @@ impl SemanticDocs {
         if self.vectors.is_empty() || k == 0 {
             return Vec::new();
         }
-        let crowding = fusion.crowding(query);
-        let same_script = fusion.same_script as f32;
         let script = Script::of(query);
         let v = self.model.embed_as(query, script);
-        let mut values = self.vectors.cosines(&self.vectors.query(&v));
+        self.top_of(&v, script, k, fusion, query)
+    }
+
+    /// [`Self::top`] with the query's vector given (a user's embedder; normalized here) for
+    /// documents built by [`Self::with_rows`]. A vector of another dimension finds nothing.
+    pub fn top_for_vector(&self, query: &str, vector: &[f32], k: usize, fusion: &Fusion) -> Vec<(u32, f32)> {
+        if self.vectors.is_empty() || k == 0 || vector.len() != self.vectors.dim() || vector.iter().any(|x| !x.is_finite()) {
+            return Vec::new();
+        }
+        let mut v = vector.to_vec();
+        normalize(&mut v);
+        self.top_of(&v, Script::of(query), k, fusion, query)
+    }
+
+    fn top_of(&self, v: &[f32], script: Script, k: usize, fusion: &Fusion, query: &str) -> Vec<(u32, f32)> {
+        let crowding = fusion.crowding(query);
+        let same_script = fusion.same_script as f32;
+        let mut values = self.vectors.cosines(&self.vectors.query(v));
         for ((c, &crowded), &doc_script) in values.iter_mut().zip(&self.crowding).zip(&self.scripts) {
             let bonus = if doc_script == script { same_script } else { 0.0 };
             // (NaN is never selected)
             *c = if *c > 0.0 { *c - crowding * crowded + bonus } else { f32::NAN };
         }
         top_k(&values, k)
+    }
+
+    /// These documents with `rows` (one per document, in order, `dim` values each; normalized
+    /// here) in place of the model's vectors: a user's embedder. None when the rows do not
+    /// fit or hold a non-finite value.
+    pub fn with_rows(&self, rows: &[f32], dim: usize) -> Option<SemanticDocs> {
+        if dim == 0 || rows.len() != dim * self.vectors.len() || rows.iter().any(|x| !x.is_finite()) {
+            return None;
+        }
+        let mut vectors = DocVectors::new(dim);
+        let mut row = vec![0.0; dim];
+        for chunk in rows.chunks_exact(dim) {
+            row.copy_from_slice(chunk);
+            vectors.push_unnormalized(&mut row);
+        }
+        Some(SemanticDocs::new(self.model.clone(), vectors, self.scripts.clone()))
     }
 }
 

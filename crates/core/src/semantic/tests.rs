@@ -461,7 +461,7 @@ mod catalog {
         let enhanced = ToolCatalog::build_enhanced(entries(), vec![]);
         for query in ["send email message about the forecast", "will it rain", "schedule", "🙂"] {
             let plain = c.search(query, params(5));
-            let explained = c.search_with_evidence(query, params(5));
+            let explained = c.search_with_evidence(query, params(5), None);
             // the same hits, in the same order
             assert_eq!(handles(&plain), explained.iter().map(|(h, _)| h.handle).collect::<Vec<_>>(), "{query}");
             let lexical = enhanced.search(query, params(10));
@@ -473,12 +473,44 @@ mod catalog {
             }
         }
         // "will it rain" shares no word with any tool: semantic evidence only
-        let rain = c.search_with_evidence("will it rain", params(1));
+        let rain = c.search_with_evidence("will it rain", params(1), None);
         assert_eq!(rain[0].0.handle, 0);
         assert_eq!(rain[0].1.unwrap().lexical, 0.0);
         assert!(rain[0].1.unwrap().cosine > 0.0);
         // the lexical rankers have their score alone
-        assert!(enhanced.search_with_evidence("schedule", params(5)).iter().all(|(_, e)| e.is_none()));
+        assert!(enhanced.search_with_evidence("schedule", params(5), None).iter().all(|(_, e)| e.is_none()));
+    }
+
+    #[test]
+    fn a_users_vectors_rank_the_semantic_side() {
+        use crate::catalog::Override;
+        let c = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let texts = c.semantic_texts();
+        assert_eq!(texts.len(), TOOLS.len());
+        // Four 3-dimensional vectors: review_code alone on the first axis.
+        let rows: Vec<f32> = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [5.0, 0.0, 0.0], [0.0, 1.0, 1.0]].concat();
+        let docs = c.semantic_override(&rows, 3).expect("rows fit");
+        let over = |v: &'static [f32]| Some(Override { docs: &docs, query_vector: v });
+        // A word no tool has: only the vectors can find it.
+        assert!(c.search("zorblax", params(5)).iter().all(|h| h.handle != 2));
+        assert_eq!(handles(&c.search_with("zorblax", params(1), over(&[3.0, 0.1, 0.0]))), [2]);
+        assert_eq!(handles(&c.search_with("zorblax", params(1), over(&[0.0, 0.0, 1.0]))), [1]);
+        // Evidence stays the shipped model's, whatever ranks.
+        let explained = c.search_with_evidence("zorblax", params(1), over(&[3.0, 0.1, 0.0]));
+        assert_eq!(explained[0].0.handle, 2);
+        // (the user's vectors put it at cosine ~1; the shipped model knows no such word)
+        let evidence = explained[0].1.unwrap();
+        assert_eq!(evidence.lexical, 0.0);
+        assert!(evidence.cosine.abs() < 0.99, "{evidence:?}");
+        // A query vector of another size, or one not finite, finds nothing semantic.
+        assert!(c.search_with("zorblax", params(1), over(&[1.0, 0.0])).is_empty());
+        assert!(c.search_with("zorblax", params(1), over(&[f32::NAN, 0.0, 0.0])).is_empty());
+        // Rows that do not fit.
+        assert!(c.semantic_override(&rows[..9], 3).is_none());
+        assert!(c.semantic_override(&[f32::INFINITY; 12], 3).is_none());
+        assert!(c.semantic_override(&rows, 0).is_none());
+        assert!(ToolCatalog::build_enhanced(entries(), vec![]).semantic_override(&rows, 3).is_none());
+        assert!(ToolCatalog::build_enhanced(entries(), vec![]).semantic_texts().is_empty());
     }
 
     #[test]

@@ -1,0 +1,198 @@
+'use strict';
+// `search.embedder` (ours, 'hybrid'): the user's own AI SDK EmbeddingModel (what Mastra's memory
+// `embedder` takes, e.g. openai.embedding('text-embedding-3-small')) on the semantic side of the
+// fusion, in place of the shipped model's vectors. Tool texts are embedded once per catalog,
+// batched within `maxEmbeddingsPerCall` and cached by text (per embedder object, across
+// processors); each search embeds its query once (a small cache answers repeats, such as
+// preload's search and the model's own). An embedder that fails, times out or answers with
+// the wrong shape never fails a step: the search uses the shipped model's vectors, with one
+// warning per outage (as the stores do), and the embedder is tried again later.
+
+const { describeValue } = require('./util.js');
+const { decodeTexts } = require('./lossless.js');
+
+/** A query waits this long for its vector by default before the search goes on without it. */
+const DEFAULT_QUERY_TIMEOUT_MS = 400;
+/** A step waits at most this long for its catalog's vectors (they keep coming in the background). */
+const CATALOG_WAIT_MS = 10_000;
+/** One batch call may take this long. */
+const BATCH_TIMEOUT_MS = 30_000;
+/** A failed catalog embedding is tried again after this long. */
+const RETRY_AFTER_MS = 30_000;
+/** Texts cached per embedder (tool texts and queries), oldest dropped first. */
+const CACHE_LIMIT = 50_000;
+const QUERY_CACHE_LIMIT = 256;
+
+/** `search.embedder` and `search.embedderTimeoutMs`, checked; undefined without an embedder. */
+function embedderOptionsOf(search, mode, kind) {
+  const embedder = search?.embedder;
+  const timeout = search?.embedderTimeoutMs;
+  if (embedder === undefined) {
+    if (timeout !== undefined) throw new TypeError(`${kind}: options.search.embedderTimeoutMs is used with options.search.embedder; received ${describeValue(timeout)} without one.`);
+    return undefined;
+  }
+  if (!embedder || typeof embedder !== 'object' || typeof embedder.doEmbed !== 'function') {
+    throw new TypeError(
+      `${kind}: options.search.embedder must be an AI SDK EmbeddingModel (an object with doEmbed({ values }), e.g. openai.embedding('text-embedding-3-small')); received ${describeValue(embedder)}.`,
+    );
+  }
+  if (mode !== 'hybrid') {
+    throw new TypeError(`${kind}: options.search.embedder must be used with search.mode 'hybrid'; received search.mode ${describeValue(mode)}.`);
+  }
+  const queryTimeoutMs = timeout ?? DEFAULT_QUERY_TIMEOUT_MS;
+  if (typeof queryTimeoutMs !== 'number' || !Number.isFinite(queryTimeoutMs) || queryTimeoutMs <= 0 || queryTimeoutMs > 60_000) {
+    throw new TypeError(`${kind}: options.search.embedderTimeoutMs must be a number of milliseconds from 1 to 60000; received ${describeValue(queryTimeoutMs)}.`);
+  }
+  return { embedder, queryTimeoutMs };
+}
+
+/** Per embedder object: text -> Float32Array, in insertion order (oldest evicted first). */
+const caches = new WeakMap();
+function cacheOf(embedder) {
+  let cache = caches.get(embedder);
+  if (!cache) caches.set(embedder, (cache = new Map()));
+  return cache;
+}
+function remember(cache, text, vector, limit) {
+  cache.delete(text);
+  cache.set(text, vector);
+  while (cache.size > limit) cache.delete(cache.keys().next().value);
+}
+
+/** `promise`, or a rejection after `ms` (the timer never keeps Node alive); aborts `controller` then. */
+function withTimeout(promise, ms, controller, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`${what} took longer than ${ms} ms`));
+    }, ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+class EmbedderSide {
+  /** `getLogger()`: the processor's logger or undefined (console then); `label`: its name. */
+  constructor({ embedder, queryTimeoutMs }, getLogger, label) {
+    this.embedder = embedder;
+    this.queryTimeoutMs = queryTimeoutMs;
+    this.getLogger = getLogger;
+    this.label = label;
+    this.cache = cacheOf(embedder);
+    this.queries = new Map();
+    /** native catalog -> { override?, pending?, failedAt? } */
+    this.catalogs = new WeakMap();
+    this.failing = false;
+    this.dim = undefined;
+  }
+
+  #failed(error) {
+    if (this.failing) return;
+    this.failing = true;
+    (this.getLogger() ?? console).warn(
+      `${this.label}: search.embedder failed (${error?.message ?? error}); searching with the shipped model's vectors until it answers again.`,
+    );
+  }
+
+  #succeeded() {
+    this.failing = false;
+  }
+
+  /** Vectors for `texts`, in order, through the cache; batched within maxEmbeddingsPerCall. */
+  async #embed(texts, timeoutMs) {
+    const missing = [...new Set(texts.filter((t) => !this.cache.has(t)))];
+    const limit = this.embedder.maxEmbeddingsPerCall;
+    const size = Number.isInteger(limit) && limit > 0 ? limit : 256;
+    const batches = [];
+    for (let i = 0; i < missing.length; i += size) batches.push(missing.slice(i, i + size));
+    const run = async (values) => {
+      const controller = new AbortController();
+      const result = await withTimeout(Promise.resolve(this.embedder.doEmbed({ values, abortSignal: controller.signal })), timeoutMs, controller, 'an embedding call');
+      const embeddings = result?.embeddings;
+      if (!Array.isArray(embeddings) || embeddings.length !== values.length) {
+        throw new Error(`doEmbed returned ${Array.isArray(embeddings) ? embeddings.length : describeValue(embeddings)} embeddings for ${values.length} values`);
+      }
+      values.forEach((text, i) => {
+        const vector = Float32Array.from(embeddings[i] ?? []);
+        const dim = this.dim ?? vector.length;
+        if (vector.length === 0 || vector.length !== dim || !vector.every(Number.isFinite)) {
+          throw new Error(`doEmbed returned a vector of ${vector.length} values${this.dim ? `, not ${this.dim}` : ''} or with non-finite values`);
+        }
+        this.dim = dim;
+        remember(this.cache, text, vector, CACHE_LIMIT);
+      });
+    };
+    if (this.embedder.supportsParallelCalls) await Promise.all(batches.map(run));
+    else for (const batch of batches) await run(batch);
+    return texts.map((t) => this.cache.get(t));
+  }
+
+  async #buildOverride(native) {
+    const texts = decodeTexts(native.semanticTexts());
+    if (texts.length === 0) return undefined;
+    const vectors = await this.#embed(texts, BATCH_TIMEOUT_MS);
+    const dim = vectors[0].length;
+    const rows = new Float32Array(dim * vectors.length);
+    vectors.forEach((v, i) => rows.set(v, i * dim));
+    return native.semanticOverride(rows, dim);
+  }
+
+  /**
+   * Starts (once per catalog, again after a failure once RETRY_AFTER_MS passed) embedding a
+   * catalog's texts and waits for it at most CATALOG_WAIT_MS.
+   */
+  async prepare(native) {
+    let entry = this.catalogs.get(native);
+    if (entry?.override || (entry?.failedAt && performance.now() - entry.failedAt < RETRY_AFTER_MS)) return;
+    if (!entry?.pending) {
+      entry = { pending: undefined, override: undefined, failedAt: undefined };
+      entry.pending = this.#buildOverride(native).then(
+        (override) => {
+          entry.override = override;
+          entry.pending = undefined;
+          this.#succeeded();
+        },
+        (error) => {
+          entry.failedAt = performance.now();
+          entry.pending = undefined;
+          this.#failed(error);
+        },
+      );
+      this.catalogs.set(native, entry);
+    }
+    let timer;
+    const waited = new Promise((resolve) => {
+      timer = setTimeout(resolve, CATALOG_WAIT_MS);
+      timer.unref?.();
+    });
+    await Promise.race([entry.pending, waited]).finally(() => clearTimeout(timer));
+  }
+
+  /** The catalog's override when its vectors are in, else undefined. */
+  overrideFor(native) {
+    return this.catalogs.get(native)?.override;
+  }
+
+  /** The query's vector, or undefined when the embedder fails or is slower than the bound. */
+  async queryVector(query) {
+    const cached = this.queries.get(query);
+    if (cached) return cached;
+    try {
+      const controller = new AbortController();
+      const result = await withTimeout(Promise.resolve(this.embedder.doEmbed({ values: [query], abortSignal: controller.signal })), this.queryTimeoutMs, controller, 'embedding the query');
+      const vector = Float32Array.from(result?.embeddings?.[0] ?? []);
+      if (vector.length === 0 || (this.dim !== undefined && vector.length !== this.dim) || !vector.every(Number.isFinite)) {
+        throw new Error(`doEmbed returned a query vector of ${vector.length} values${this.dim ? `, not ${this.dim}` : ''} or with non-finite values`);
+      }
+      remember(this.queries, query, vector, QUERY_CACHE_LIMIT);
+      this.#succeeded();
+      return vector;
+    } catch (error) {
+      this.#failed(error);
+      return undefined;
+    }
+  }
+}
+
+module.exports = { embedderOptionsOf, EmbedderSide, DEFAULT_QUERY_TIMEOUT_MS };
