@@ -13,7 +13,7 @@ const { decodeTexts } = require('./lossless.js');
 
 /** A query waits this long for its vector by default before the search goes on without it. */
 const DEFAULT_QUERY_TIMEOUT_MS = 400;
-/** A step waits at most this long for its catalog's vectors (they keep coming in the background). */
+/** The first step of a catalog waits at most this long for its vectors (they keep coming in the background). */
 const CATALOG_WAIT_MS = 10_000;
 /** One batch call may take this long. */
 const BATCH_TIMEOUT_MS = 30_000;
@@ -140,27 +140,27 @@ class EmbedderSide {
 
   /**
    * Starts (once per catalog, again after a failure once RETRY_AFTER_MS passed) embedding a
-   * catalog's texts and waits for it at most CATALOG_WAIT_MS.
+   * catalog's texts; the first step to start it waits for it at most CATALOG_WAIT_MS, later
+   * steps go on with the shipped vectors until it is in.
    */
   async prepare(native) {
     let entry = this.catalogs.get(native);
     if (entry?.override || (entry?.failedAt && performance.now() - entry.failedAt < RETRY_AFTER_MS)) return;
-    if (!entry?.pending) {
-      entry = { pending: undefined, override: undefined, failedAt: undefined };
-      entry.pending = this.#buildOverride(native).then(
-        (override) => {
-          entry.override = override;
-          entry.pending = undefined;
-          this.#succeeded();
-        },
-        (error) => {
-          entry.failedAt = performance.now();
-          entry.pending = undefined;
-          this.#failed(error);
-        },
-      );
-      this.catalogs.set(native, entry);
-    }
+    if (entry?.pending) return;
+    entry = { pending: undefined, override: undefined, failedAt: undefined };
+    entry.pending = this.#buildOverride(native).then(
+      (override) => {
+        entry.override = override;
+        entry.pending = undefined;
+        this.#succeeded();
+      },
+      (error) => {
+        entry.failedAt = performance.now();
+        entry.pending = undefined;
+        this.#failed(error);
+      },
+    );
+    this.catalogs.set(native, entry);
     let timer;
     const waited = new Promise((resolve) => {
       timer = setTimeout(resolve, CATALOG_WAIT_MS);
