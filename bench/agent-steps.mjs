@@ -16,7 +16,7 @@
 // per solved task (the JSON of the tool definitions and the prompt of every call, as the provider
 // would get them), and with preload the share of preloaded tools that were relevant.
 //
-//   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--json]
+//   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--embedder] [--json]
 //   (also part of `npm run bench`)
 import { fileURLToPath } from 'node:url';
 import { Agent } from '@mastra/core/agent';
@@ -25,6 +25,7 @@ import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { ToolSearchProcessor as Native } from '../index.js';
+import { localEncoder } from './local-encoder/index.mjs';
 import { hybridModelOption, readJsonl } from './util.mjs';
 
 const MAX_STEPS = 6;
@@ -35,6 +36,8 @@ function option(name, fallback) {
 }
 
 const hybrid = hybridModelOption();
+// --embedder: also 'hybrid' with a real encoder as search.embedder (bench/local-encoder).
+const encoder = hybrid && process.argv.includes('--embedder') ? await localEncoder() : undefined;
 
 export const CONFIGS = [
   ['@mastra/core 1.59.0', Reference, {}],
@@ -43,6 +46,7 @@ export const CONFIGS = [
   ['ours, enhanced + preload', Native, { mode: 'enhanced' }, { preload: true }],
   ...(hybrid ? [['ours, hybrid', Native, { mode: 'hybrid', ...hybrid }]] : []),
   ...(hybrid ? [['ours, hybrid + preload', Native, { mode: 'hybrid', ...hybrid }, { preload: true }]] : []),
+  ...(encoder ? [['ours, hybrid + embedder (MiniLM) + preload', Native, { mode: 'hybrid', ...hybrid, embedder: encoder.model, embedderTimeoutMs: 60_000 }, { preload: true }]] : []),
 ];
 
 function toolsOf(catalog) {
@@ -160,6 +164,7 @@ function sets(taskCount) {
 export async function run({ taskCount = 300 } = {}) {
   const results = [];
   for (const set of sets(taskCount)) {
+    await encoder?.warm(set.tasks.map((t) => t.query));
     for (const config of CONFIGS) {
       results.push({ set: set.name, ...(await runSet(set.tasks, set.catalog, config)) });
     }
@@ -187,4 +192,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`Agent steps with an oracle model (node ${process.version}; max ${MAX_STEPS} steps, topK 5)`);
     printTables(results);
   }
+  encoder?.close();
 }
