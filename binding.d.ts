@@ -152,9 +152,10 @@ export declare class NativeToolCatalog {
   semanticTexts(): Array<string>
   /**
    * This hybrid catalog's documents with a user's vectors: `rows` holds one vector of
-   * `dim` values per `semanticTexts()` text.
+   * `dim` values per `semanticTexts()` text; searches through it weigh its semantic side
+   * `semanticLatin` / `semanticCjk` (requests without / with CJK characters).
    */
-  semanticOverride(rows: Float32Array, dim: number): NativeSemanticOverride
+  semanticOverride(rows: Float32Array, dim: number, semanticLatin: number, semanticCjk: number): NativeSemanticOverride
   /**
    * [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets
    * into the caller's reusable `out` (creating typed arrays costs more than a search of

@@ -22,6 +22,14 @@ const RETRY_AFTER_MS = 30_000;
 /** Texts cached per embedder (tool texts and queries), oldest dropped first. */
 const CACHE_LIMIT = 50_000;
 const QUERY_CACHE_LIMIT = 256;
+/**
+ * The fusion's semantic weights `[latin, cjk]` with a user's embedder (the shipped model's are
+ * 0.5 / 0.15, for its weaker vectors). Latin chosen on the development halves with a real encoder
+ * (bench/embedder-weights.mjs: MetaTool even lines recall@5 0.765 at 0.5, 0.782 at 1, 0.783 at
+ * 1.5; English dev requests best at 0.75-1); CJK kept at the shipped model's, as no multilingual
+ * encoder runs here to choose one. Read through the exports, so that script can vary it.
+ */
+const EMBEDDER_WEIGHTS = [1, 0.15];
 
 /** `search.embedder` and `search.embedderTimeoutMs`, checked; undefined without an embedder. */
 function embedderOptionsOf(search, mode, kind) {
@@ -135,7 +143,8 @@ class EmbedderSide {
     const dim = vectors[0].length;
     const rows = new Float32Array(dim * vectors.length);
     vectors.forEach((v, i) => rows.set(v, i * dim));
-    return native.semanticOverride(rows, dim);
+    const [latin, cjk] = module.exports.EMBEDDER_WEIGHTS;
+    return native.semanticOverride(rows, dim, latin, cjk);
   }
 
   /**
@@ -195,4 +204,4 @@ class EmbedderSide {
   }
 }
 
-module.exports = { embedderOptionsOf, EmbedderSide, DEFAULT_QUERY_TIMEOUT_MS };
+module.exports = { embedderOptionsOf, EmbedderSide, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS };

@@ -172,6 +172,7 @@ pub struct NativeSemanticOverride {
     /// The catalog it was built for (address of its shared state: compared, never followed).
     catalog: usize,
     dim: u32,
+    weights: (f64, f64),
 }
 
 impl NativeSemanticOverride {
@@ -182,7 +183,7 @@ impl NativeSemanticOverride {
         if vector.len() != self.dim as usize {
             return Err(Error::new(Status::InvalidArg, format!("the query vector has {} values; the override's vectors have {}", vector.len(), self.dim)));
         }
-        Ok(Override { docs: &self.docs, query_vector: vector })
+        Ok(Override { docs: &self.docs, query_vector: vector, weights: Some(self.weights) })
     }
 }
 
@@ -420,16 +421,22 @@ impl NativeToolCatalog {
     }
 
     /// This hybrid catalog's documents with a user's vectors: `rows` holds one vector of
-    /// `dim` values per `semanticTexts()` text.
+    /// `dim` values per `semanticTexts()` text; searches through it weigh its semantic side
+    /// `semanticLatin` / `semanticCjk` (requests without / with CJK characters).
     #[napi(catch_unwind)]
-    pub fn semantic_override(&self, rows: Float32Array, dim: u32) -> Result<NativeSemanticOverride> {
+    pub fn semantic_override(&self, rows: Float32Array, dim: u32, semantic_latin: f64, semantic_cjk: f64) -> Result<NativeSemanticOverride> {
+        for (name, w) in [("semanticLatin", semantic_latin), ("semanticCjk", semantic_cjk)] {
+            if !(w.is_finite() && (0.0..=100.0).contains(&w)) {
+                return Err(Error::new(Status::InvalidArg, format!("semanticOverride: {name} must be a finite weight from 0 to 100; received {w}")));
+            }
+        }
         let docs = self.inner.semantic_override(&rows, dim as usize).ok_or_else(|| {
             Error::new(
                 Status::InvalidArg,
                 format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid catalog", self.inner.semantic_texts().len()),
             )
         })?;
-        Ok(NativeSemanticOverride { docs: Arc::new(docs), catalog: Arc::as_ptr(&self.inner) as usize, dim })
+        Ok(NativeSemanticOverride { docs: Arc::new(docs), catalog: Arc::as_ptr(&self.inner) as usize, dim, weights: (semantic_latin, semantic_cjk) })
     }
 
     /// [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets

@@ -65,7 +65,7 @@ const catalog = new NativeToolCatalog(KEYS, IDS, DESCRIPTIONS);
 // A hybrid catalog and a user's-vector override of it (search.embedder), 4 values per document.
 const hybridCatalog = NativeToolCatalog.fromArraysHybrid(KEYS, IDS, DESCRIPTIONS, PARAMS, model, false);
 const overrideRows = new Float32Array(hybridCatalog.semanticTexts().length * 4).map((_, i) => ((i * 7) % 5) - 2);
-const override = hybridCatalog.semanticOverride(overrideRows, 4);
+const override = hybridCatalog.semanticOverride(overrideRows, 4, 0.5, 0.15);
 const skillIndex = new NativeSkillIndex(['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['Use pdftotext', 'Run git log'], [1, 0], ['ref text'], 3, false);
 
 // Files for NativeSemanticModel.load: a directory, devices, garbage, a truncated model.
@@ -256,7 +256,7 @@ const ENTRIES = {
   'NativeToolCatalog#searchWithEvidence': { call: method(() => hybridCatalog, 'searchWithEvidence'), params: ['str', 'num', 'num', 'bool'], baseline: ['weather', 5, 0, false] },
   'NativeToolCatalog#searchOver': { call: method(() => hybridCatalog, 'searchOver'), params: ['str', 'f32', 'override', 'num', 'num', 'bool'], baseline: ['weather', Float32Array.of(1, 0, 0, 0), override, 5, 0, false] },
   'NativeToolCatalog#searchWithEvidenceOver': { call: method(() => hybridCatalog, 'searchWithEvidenceOver'), params: ['str', 'f32', 'override', 'num', 'num', 'bool'], baseline: ['weather', Float32Array.of(1, 0, 0, 0), override, 5, 0, false] },
-  'NativeToolCatalog#semanticOverride': { call: method(() => hybridCatalog, 'semanticOverride'), params: ['f32', 'num'], baseline: [overrideRows, 4] },
+  'NativeToolCatalog#semanticOverride': { call: method(() => hybridCatalog, 'semanticOverride'), params: ['f32', 'num', 'num', 'num'], baseline: [overrideRows, 4, 0.5, 0.15] },
   'NativeToolCatalog#semanticTexts': { call: (receiver) => NativeToolCatalog.prototype.semanticTexts.call(receiver), params: ['catalog'], baseline: [hybridCatalog] },
   'NativeToolCatalog#resolve': { call: method(() => catalog, 'resolve'), params: ['strs', 'bool'], baseline: [['mail', 'get_weather'], false] },
   'NativeToolCatalog#listing': { call: method(() => catalog, 'listing'), params: ['bool'], baseline: [true] },

@@ -970,12 +970,16 @@ impl ToolCatalog {
         if params.top_k == 0 && !params.inspect_all {
             return (Vec::new(), Vec::new());
         }
-        let fusion = &hybrid.fusion;
+        // A user's embedder takes its own semantic weights (its cosines are not the shipped model's).
+        let fusion = &match over {
+            Some(Override { weights: Some((latin, cjk)), .. }) => Fusion { semantic_latin: latin, semantic_cjk: cjk, ..hybrid.fusion },
+            _ => hybrid.fusion,
+        };
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = hybrid.lexical.search_top(query, lexical_depth);
         let depth = fusion.semantic_depth.max(params.top_k);
         let semantic = match over {
-            Some(Override { docs, query_vector }) => docs.top_for_vector(query, query_vector, depth, fusion),
+            Some(Override { docs, query_vector, .. }) => docs.top_for_vector(query, query_vector, depth, fusion),
             None => hybrid.semantic.top(query, depth, fusion),
         };
         let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params);
@@ -1039,6 +1043,8 @@ impl ToolCatalog {
 pub struct Override<'a> {
     pub docs: &'a SemanticDocs,
     pub query_vector: &'a [f32],
+    /// The semantic weights `(latin, cjk)` for it (see [`Fusion`]); None keeps the catalog's.
+    pub weights: Option<(f64, f64)>,
 }
 
 #[cfg(test)]

@@ -490,7 +490,7 @@ mod catalog {
         // Four 3-dimensional vectors: review_code alone on the first axis.
         let rows: Vec<f32> = [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [5.0, 0.0, 0.0], [0.0, 1.0, 1.0]].concat();
         let docs = c.semantic_override(&rows, 3).expect("rows fit");
-        let over = |v: &'static [f32]| Some(Override { docs: &docs, query_vector: v });
+        let over = |v: &'static [f32]| Some(Override { docs: &docs, query_vector: v, weights: None });
         // A word no tool has: only the vectors can find it.
         assert!(c.search("zorblax", params(5)).iter().all(|h| h.handle != 2));
         assert_eq!(handles(&c.search_with("zorblax", params(1), over(&[3.0, 0.1, 0.0]))), [2]);
@@ -502,6 +502,11 @@ mod catalog {
         let evidence = explained[0].1.unwrap();
         assert_eq!(evidence.lexical, 0.0);
         assert!(evidence.cosine.abs() < 0.99, "{evidence:?}");
+        // Its own weights: none for the semantic side keeps the lexical order; a large one puts
+        // the vectors' choice first.
+        let weighted = |w: f64| Some(Override { docs: &docs, query_vector: &[3.0, 0.1, 0.0], weights: Some((w, w)) });
+        assert_eq!(c.search_with("schedule", params(1), weighted(0.0))[0].handle, 3);
+        assert_eq!(c.search_with("schedule", params(1), weighted(100.0))[0].handle, 2);
         // A query vector of another size, or one not finite, finds nothing semantic.
         assert!(c.search_with("zorblax", params(1), over(&[1.0, 0.0])).is_empty());
         assert!(c.search_with("zorblax", params(1), over(&[f32::NAN, 0.0, 0.0])).is_empty());
