@@ -72,6 +72,11 @@ export declare class NativeSkillIndex {
    * mode) and `minScore`.
    */
   search(query: string, topK: number, minScore: number): NativeSkillHits
+  /**
+   * What each of `skills` (hit indices) rests on for `query` in a hybrid index, for
+   * preload's confidence: `[lexical score, plain cosine]` per skill, flat; empty otherwise.
+   */
+  evidence(query: string, skills: Uint32Array): Float64Array
   /** Number of skills. */
   get skillCount(): number
   /** Indexed documents (SKILL.md bodies + readable references). */

@@ -26,7 +26,7 @@ async function turn(processor: any, workspace: any, threadId: string, text: stri
   return log;
 }
 
-describe.each(['compatible', 'enhanced'])("SkillSearchProcessor preload, search mode '%s'", (mode) => {
+describe.each(['compatible', 'enhanced', 'hybrid'])("SkillSearchProcessor preload, search mode '%s'", (mode) => {
   const search = mode === 'compatible' ? {} : { mode };
 
   it("a confidently matched skill's instructions are in the first model call; an unrelated request loads nothing", async () => {
@@ -60,7 +60,6 @@ describe('SkillSearchProcessor preload options and stores', () => {
     expect(make({ maxSkills: 0 })).toThrow(/options\.preload\.maxSkills must be an integer from 1 to 20; received the number 0/);
     expect(make({ minConfidence: -1 })).toThrow(/options\.preload\.minConfidence must be a number from 0 to 1/);
     expect(make({ onPreload: 1 })).toThrow(/options\.preload\.onPreload must be a function/);
-    expect(() => new SkillSearchProcessor({ workspace, search: { mode: 'hybrid' }, preload: true } as any)).toThrow(/options\.preload must be used with search\.mode 'compatible' or 'enhanced'/);
     const plain = new SkillSearchProcessor({ workspace });
     const log = await turn(plain, workspace, 'plain', 'How should I write Rust code: iterators, unwrap, clippy and unsafe blocks?');
     expect(skillMessages(log[0].prompt)).toEqual([]);

@@ -76,7 +76,7 @@ export interface SkillSearchProcessorOptions {
    */
   blockingRefresh?: boolean;
   /**
-   * Ours, opt-in, with search mode 'compatible' or 'enhanced' (not yet 'hybrid'), every storage: at the first step of each user message, the
+   * Ours, opt-in, every search mode and storage: at the first step of each user message, the
    * skill its text finds with a confidence (an estimated probability that it is the skill the
    * request needs) of at least `minConfidence` is loaded as `load_skill` would, so its
    * instructions are in that very step's context. Stricter defaults than ToolSearchProcessor's,

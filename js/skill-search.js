@@ -555,11 +555,6 @@ class SkillSearchProcessor {
       max: PRELOAD_MAX_SKILLS,
       minConfidence: PRELOAD_MIN_CONFIDENCE,
     });
-    if (this.#preload && this.#mode === 'hybrid') {
-      // Hybrid skill hits carry no evidence (lexical score, plain cosine) yet, and the hybrid
-      // confidence model needs it: a fused score alone reads as weak.
-      throw new TypeError(`SkillSearchProcessor: options.preload must be used with search.mode 'compatible' or 'enhanced' (not yet 'hybrid' for skills); received ${describeValue(options.preload)}.`);
-    }
     const storage = storageOf(options);
     const blocking = blockingRefreshOf(options);
     const capabilities = capabilitiesOf(options);
@@ -860,35 +855,45 @@ class SkillSearchProcessor {
     this.#stats.lastCheckMs = performance.now() - started;
   }
 
-  async #search(scope, query) {
+  /**
+   * search_skills' ranking: `ranked` as `[{ name, description, score, skill }]`, one per skill,
+   * best first, and the `index` it was ranked in.
+   */
+  async #rankedSkills(scope, query) {
     const index = await this.#ensureIndex(scope);
     const hits = index.native.search(
       encodeText(query),
       toNumber(this.searchConfig.topK),
       toNumber(this.searchConfig.minScore),
     );
-    if (hits.skills.length === 0) {
-      return { results: [], message: `No skills found matching "${query}". Try different keywords.` };
-    }
     // De-duplicate by skill (SKILL.md and reference hits of one skill), first hit wins.
     // Enhanced hits are already one per skill name; the pass is then a no-op.
     const seen = new Set();
-    const results = [];
+    const ranked = [];
     for (let i = 0; i < hits.skills.length; i++) {
       const name = index.entries[hits.skills[i]].name;
       if (seen.has(name)) continue;
       seen.add(name);
       const meta = index.metaMap.get(name);
       const description = meta?.description ?? '';
-      results.push({
+      ranked.push({
         name,
         description: description.length > 150 ? description.slice(0, 147) + '...' : description,
         score: Math.round(hits.scores[i] * 100) / 100,
+        skill: hits.skills[i],
       });
     }
+    return { index, ranked };
+  }
+
+  async #search(scope, query) {
+    const { ranked } = await this.#rankedSkills(scope, query);
+    if (ranked.length === 0) {
+      return { results: [], message: `No skills found matching "${query}". Try different keywords.` };
+    }
     return {
-      results,
-      message: `Found ${results.length} skill(s). Use load_skill with the exact skill name to load its instructions.`,
+      results: ranked.map(({ name, description, score }) => ({ name, description, score })),
+      message: `Found ${ranked.length} skill(s). Use load_skill with the exact skill name to load its instructions.`,
     };
   }
 
@@ -992,9 +997,14 @@ class SkillSearchProcessor {
   async #preloadSkills(scope, skills, scopeId, threadId, threadState, storeKey, loaded, query) {
     const { max, minConfidence, onPreload } = this.#preload;
     if (!query.trim()) return [];
-    const { results } = await this.#search(scope, query);
-    const size = scope.index ? scope.index.metaMap.size : results.length;
-    const confidences = confidencesOf(this.#mode, results, query, size, undefined);
+    const { index, ranked: results } = await this.#rankedSkills(scope, query);
+    // 'hybrid': what each hit rests on (lexical score, the model's cosine), as for tools.
+    let evidence;
+    if (this.#mode === 'hybrid' && results.length > 0) {
+      const flat = index.native.evidence(encodeText(query), Uint32Array.from(results.map((r) => r.skill)));
+      evidence = results.map((_, i) => ({ lexical: flat[2 * i], cosine: flat[2 * i + 1] }));
+    }
+    const confidences = confidencesOf(this.#mode, results, query, index.metaMap.size, evidence);
     const already = new Set(loaded.map(([name]) => name));
     const chosen = [];
     for (let i = 0; i < results.length && i < max; i++) {

@@ -117,6 +117,14 @@ impl NativeSkillIndex {
         }
     }
 
+    /// What each of `skills` (hit indices) rests on for `query` in a hybrid index, for
+    /// preload's confidence: `[lexical score, plain cosine]` per skill, flat; empty otherwise.
+    #[napi(catch_unwind)]
+    pub fn evidence(&self, query: String, skills: Uint32Array) -> Float64Array {
+        let evidence = self.inner.evidence(&query, &skills).unwrap_or_default();
+        Float64Array::new(evidence.iter().flat_map(|e| [e.lexical, e.cosine]).collect())
+    }
+
     /// Number of skills.
     #[napi(getter, catch_unwind)]
     pub fn skill_count(&self) -> u32 {

@@ -67,6 +67,8 @@ const hybridCatalog = NativeToolCatalog.fromArraysHybrid(KEYS, IDS, DESCRIPTIONS
 const overrideRows = new Float32Array(hybridCatalog.semanticTexts().length * 4).map((_, i) => ((i * 7) % 5) - 2);
 const override = hybridCatalog.semanticOverride(overrideRows, 4, 0.5, 0.15);
 const skillIndex = new NativeSkillIndex(['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['Use pdftotext', 'Run git log'], [1, 0], ['ref text'], 3, false);
+const hybridSkills = NativeSkillIndex.hybrid(['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['Use pdftotext', 'Run git log'], [1, 0], ['ref text'], 3, model);
+const u32Arrays = () => [new Uint32Array(0), Uint32Array.of(0, 1), Uint32Array.of(4294967295), new Uint32Array(1 << 16), Int32Array.of(-1), new Float64Array(2), [0, 1]];
 
 // Files for NativeSemanticModel.load: a directory, devices, garbage, a truncated model.
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mnp-fuzz-'));
@@ -164,6 +166,7 @@ const KINDS = {
   ints: intArrays,
   f64: floatOut,
   f32: f32Arrays,
+  u32: () => u32Arrays(),
   override: overrides,
   bool: () => booleans,
   model: models,
@@ -297,6 +300,7 @@ const ENTRIES = {
   'NativeSkillIndex()': { call: construct(NativeSkillIndex), params: ['strs', 'strs', 'strs', 'counts', 'strs', 'num', 'bool', 'bool'], baseline: [['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['a', 'b'], [0, 0], [], 2, false, false] },
   'NativeSkillIndex.hybrid': { call: statik(NativeSkillIndex, 'hybrid'), params: ['strs', 'strs', 'strs', 'counts', 'strs', 'num', 'model'], baseline: [['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['a', 'b'], [0, 0], [], 2, model] },
   'NativeSkillIndex#search': { call: method(() => skillIndex, 'search'), params: ['str', 'num', 'num'], baseline: ['pdf', 5, 0] },
+  'NativeSkillIndex#evidence': { call: method(() => hybridSkills, 'evidence'), params: ['str', 'u32'], baseline: ['pdf', Uint32Array.of(0, 1)] },
   'NativeSkillIndex#getters': {
     call: (receiver) => ['skillCount', 'documentCount', 'termCount'].map((name) => Object.getOwnPropertyDescriptor(NativeSkillIndex.prototype, name).get.call(receiver)),
     params: ['model'],

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::{SearchMode, SkillIndex, SkillInput};
+use crate::catalog::Evidence;
 use crate::enhanced::EnhancedIndex;
 use crate::semantic::model::Encoder;
 use crate::semantic::{self, tool_text, DocVectors, Fusion, SemanticDocs, StaticModel};
@@ -45,6 +46,19 @@ impl SkillSemantic {
         Self { docs: SemanticDocs::new(model, vectors, scripts), fusion: Fusion::default() }
     }
 
+    /// Per skill of `skills`: its lexical score for `query` (0 when not among the lexical
+    /// candidates fused) and the model's plain cosine, for preload's confidence.
+    pub(super) fn evidence(&self, lexical: &EnhancedIndex, query: &str, skills: &[u32]) -> Vec<Evidence> {
+        let depth = self.fusion.lexical_depth.max(skills.len());
+        let scores: rustc_hash::FxHashMap<u32, f64> = lexical.search_top(query, depth).into_iter().collect();
+        let cosines = self.docs.plain_cosines(query, skills);
+        skills
+            .iter()
+            .zip(cosines)
+            .map(|(skill, cosine)| Evidence { lexical: scores.get(skill).copied().unwrap_or(0.0), cosine: f64::from(cosine) })
+            .collect()
+    }
+
     /// Fused `(skill, score)` best first; `want` skills are needed after de-duplication.
     pub(super) fn rank(&self, lexical: &EnhancedIndex, query: &str, want: usize, names_unique: bool) -> Vec<(u32, f64)> {
         let depth = self.fusion.lexical_depth.max(want);
@@ -63,8 +77,47 @@ impl SkillIndex {
         index
     }
 
+    /// What each of `skills` (hit indices) rests on for `query` in a hybrid index (see
+    /// [`crate::catalog::Evidence`]); None for the other modes.
+    pub fn evidence(&self, query: &str, skills: &[u32]) -> Option<Vec<Evidence>> {
+        match (&self.semantic, &self.enhanced) {
+            (Some(semantic), Some(index)) => Some(semantic.evidence(index, query, skills)),
+            _ => None,
+        }
+    }
+
     /// Whether searches fuse in the semantic ranking.
     pub fn is_hybrid(&self) -> bool {
         self.semantic.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::semantic::tests::tiny_model;
+
+    fn skill(name: &str, description: &str) -> SkillInput {
+        SkillInput { name: name.into(), description: description.into(), instructions: format!("How to {description}."), references: vec![] }
+    }
+
+    #[test]
+    fn evidence_is_each_hits_lexical_score_and_plain_cosine() {
+        let skills = [skill("weather", "Get the forecast for a location"), skill("mail", "Send a message to a recipient")];
+        let hybrid = SkillIndex::build_hybrid(&skills, 2.0, tiny_model());
+        let enhanced = SkillIndex::build(&skills, SearchMode::Enhanced, 2.0);
+        let hits = hybrid.search("send a message", 5.0, 0.0);
+        let ids: Vec<u32> = hits.iter().map(|h| h.skill).collect();
+        let evidence = hybrid.evidence("send a message", &ids).expect("hybrid");
+        assert_eq!(evidence.len(), ids.len());
+        let lexical = enhanced.search("send a message", 5.0, 0.0);
+        for (id, e) in ids.iter().zip(&evidence) {
+            let expected = lexical.iter().find(|h| h.skill == *id).map_or(0.0, |h| h.score);
+            assert!((e.lexical - expected).abs() < 1e-9, "{id}: {e:?} vs {expected}");
+            assert!(e.cosine > -1.0 && e.cosine <= 1.0 + 1e-6);
+        }
+        // (an index past the end has nothing to show, and no panic)
+        assert_eq!(hybrid.evidence("send", &[99]).unwrap()[0], Evidence { lexical: 0.0, cosine: 0.0 });
+        assert!(enhanced.evidence("send", &ids).is_none());
     }
 }
