@@ -9,8 +9,11 @@ import { createTool } from '@mastra/core/tools';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
+import { join } from 'node:path';
+
 import { ToolSearchProcessor } from '../index.js';
 import { preloadTools } from './support/preload';
+import { runNode } from './support/run-node';
 
 const AXES: Record<string, number> = {
   weather: 0, forecast: 0, zorblax: 0,
@@ -160,5 +163,25 @@ describe('search.embedder', () => {
     expect(make({ mode: 'hybrid', embedder: model, embedderTimeoutMs: 0 })).toThrow(/options\.search\.embedderTimeoutMs must be a number of milliseconds from 1 to 60000/);
     expect(make({ mode: 'hybrid', embedderTimeoutMs: 100 })).toThrow(/embedderTimeoutMs is used with options\.search\.embedder/);
     expect(make({ mode: 'hybrid', embedder: model })).not.toThrow();
+  });
+
+  it('without the model package: the embedder is the semantic side, lexical ranking the fallback, preload lexical', async () => {
+    // A child process that cannot resolve the model package (fixtures/without-model-package.cjs).
+    const fixtures = join(__dirname, 'fixtures');
+    const run = await runNode(['-r', join(fixtures, 'without-model-package.cjs'), join(fixtures, 'embedder-without-model.mjs')], 60_000);
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    // Without an embedder 'hybrid' still needs the package; an explicit search.model must exist.
+    expect(out.hybridWithoutEmbedder.code).toBe('MASTRA_NATIVE_MODEL_NOT_FOUND');
+    expect(out.explicitMissingModel.code).toBe('MASTRA_NATIVE_MODEL_NOT_FOUND');
+    // The embedder's vectors find what lexical search cannot.
+    expect(out.enhancedZorblax).toEqual([]);
+    expect(out.zorblax[0]).toBe('get_weather');
+    // Preload reads the lexical ranking (enhanced mode's confidence).
+    expect(out.preloaded).toEqual([['send_email']]);
+    // A failing embedder: the lexical ranking answers, one warning saying so.
+    expect(out.brokenStock).toEqual(out.enhancedStock);
+    expect(out.warnings).toHaveLength(1);
+    expect(out.warnings[0]).toContain('searching with the lexical ranking alone');
   });
 });

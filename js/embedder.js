@@ -5,8 +5,9 @@
 // batched within `maxEmbeddingsPerCall` and cached by text (per embedder object, across
 // processors); each search embeds its query once (a small cache answers repeats, such as
 // preload's search and the model's own). An embedder that fails, times out or answers with
-// the wrong shape never fails a step: the search uses the shipped model's vectors, with one
-// warning per outage (as the stores do), and the embedder is tried again later.
+// the wrong shape never fails a step: the search uses the shipped model's vectors (or, without
+// the model package, the lexical ranking alone), with one warning per outage (as the stores
+// do), and the embedder is tried again later.
 
 const { describeValue } = require('./util.js');
 const { decodeTexts } = require('./lossless.js');
@@ -81,8 +82,12 @@ function withTimeout(promise, ms, controller, what) {
 }
 
 class EmbedderSide {
-  /** `getLogger()`: the processor's logger or undefined (console then); `label`: its name. */
-  constructor({ embedder, queryTimeoutMs }, getLogger, label) {
+  /**
+   * `getLogger()`: the processor's logger or undefined (console then); `label`: its name;
+   * `fallback`: what searches use while the embedder fails, for the warning.
+   */
+  constructor({ embedder, queryTimeoutMs }, getLogger, label, fallback) {
+    this.fallback = fallback;
     this.embedder = embedder;
     this.queryTimeoutMs = queryTimeoutMs;
     this.getLogger = getLogger;
@@ -99,7 +104,7 @@ class EmbedderSide {
     if (this.failing) return;
     this.failing = true;
     (this.getLogger() ?? console).warn(
-      `${this.label}: search.embedder failed (${error?.message ?? error}); searching with the shipped model's vectors until it answers again.`,
+      `${this.label}: search.embedder failed (${error?.message ?? error}); searching with ${this.fallback} until it answers again.`,
     );
   }
 

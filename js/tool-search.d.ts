@@ -73,6 +73,20 @@ export interface ToolSearchProcessorOptions {
      * `mastra-native-processors-model-multilingual` package. Set without `mode: 'hybrid'`, it throws.
      */
     model?: string;
+    /**
+     * Ours, `mode: 'hybrid'` only: an AI SDK `EmbeddingModel` (e.g.
+     * `openai.embedding('text-embedding-3-small')`) that ranks the semantic side in place of the
+     * shipped model's vectors. Tool texts are embedded once (batched, cached by text), each query
+     * once; a failure, a hang or a wrong shape falls back to the shipped model (or, without the
+     * model package, to lexical ranking) with one warning per outage.
+     */
+    embedder?: {
+      doEmbed(options: { values: string[]; abortSignal?: AbortSignal }): PromiseLike<{ embeddings: number[][] }>;
+      maxEmbeddingsPerCall?: number | PromiseLike<number | undefined>;
+      supportsParallelCalls?: boolean | PromiseLike<boolean>;
+    };
+    /** With `embedder`: how long a search waits for its query's vector (ms, 1–60000). @default 400 */
+    embedderTimeoutMs?: number;
   };
   /**
    * Where loaded-tool state lives: `'in-memory'` (this process), `'context'` (read back from

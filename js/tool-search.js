@@ -285,6 +285,20 @@ function encodeCatalog(part) {
  * falls back to arrays. A large catalog is validated now (it throws here, as the host's
  * constructor does) and indexed off-thread: the result is then a promise.
  */
+/**
+ * The shipped model for search.mode 'hybrid'. With search.embedder and no search.model, a
+ * missing model package is no error: the embedder's vectors are the semantic side, and lexical
+ * ranking the fallback.
+ */
+function hybridModelFor(config) {
+  try {
+    return loadSemanticModel(config.model, 'ToolSearchProcessor');
+  } catch (error) {
+    if (config.embedder && config.model === undefined && error?.code === 'MASTRA_NATIVE_MODEL_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
 function buildStaticCatalog(jsPart, model) {
   const part = nativeStrings(jsPart);
   const acceptKeyConflicts = host.capabilities.toolKeyIdCollision === 'key-first';
@@ -595,6 +609,8 @@ class ToolSearchProcessor {
   #shared;
   /** `search.embedder` (ours): the user's EmbeddingModel on the semantic side, or undefined. */
   #embedder;
+  /** The search mode whose confidence model preload uses (see the constructor). */
+  #preloadMode;
   /** The Mastra logger once registered (store outage warnings), else console. */
   #logger;
 
@@ -605,7 +621,10 @@ class ToolSearchProcessor {
     this.description = 'Enables dynamic tool discovery and loading via search';
     const staticPart = readStaticTools(config.tools, config.mode !== 'compatible');
     this.#config = config;
-    const model = config.mode === 'hybrid' ? loadSemanticModel(config.model, 'ToolSearchProcessor') : undefined;
+    const model = config.mode === 'hybrid' ? hybridModelFor(config) : undefined;
+    // Hybrid through a user's embedder alone: preload's confidence is then enhanced mode's,
+    // over the lexical ranking (its hybrid model reads the shipped model's cosines).
+    this.#preloadMode = config.mode === 'hybrid' && !model ? 'enhanced' : config.mode;
     const built = buildStaticCatalog(staticPart, model);
     if (built instanceof native.NativeToolCatalog) {
       this.#staticCatalog = new Catalog(built, staticPart, undefined);
@@ -623,7 +642,10 @@ class ToolSearchProcessor {
     if (config.storage === 'context') this.#store = new ContextNames();
     else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
     else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
-    if (config.embedder) this.#embedder = new EmbedderSide(config.embedder, () => this.#logger, 'ToolSearchProcessor');
+    if (config.embedder) {
+      const fallback = model ? "the shipped model's vectors" : 'the lexical ranking alone';
+      this.#embedder = new EmbedderSide(config.embedder, () => this.#logger, 'ToolSearchProcessor', fallback);
+    }
   }
 
   /** Called by Mastra when the processor is registered: its logger receives store warnings. */
@@ -768,8 +790,10 @@ class ToolSearchProcessor {
   async #searchTools(catalog, query, requestContext, withEvidence = false) {
     if (catalog.size === 0) return { results: [], tools: [], evidence: undefined };
     const { topK, minScore, filter } = this.#config;
-    // search.embedder: the query's vector, once the catalog's vectors are in.
-    const over = this.#embedder?.overrideFor(catalog.native);
+    // search.embedder: the query's vector, once the catalog's vectors are in (not for preload
+    // without the shipped model, whose confidence reads the lexical ranking).
+    const lexicalPreload = withEvidence && this.#preloadMode !== this.#config.mode;
+    const over = lexicalPreload ? undefined : this.#embedder?.overrideFor(catalog.native);
     const vector = over ? await this.#embedder.queryVector(query) : undefined;
     if (!filter && !withEvidence && !vector) {
       // The common case reads triplets from one reused buffer: no typed arrays per search.
@@ -921,7 +945,7 @@ class ToolSearchProcessor {
     const { max: maxTools, minConfidence } = this.#config.preload;
     if (!query.trim()) return [];
     const { results, tools, evidence } = await this.#searchTools(catalog, query, requestContext, true);
-    const confidences = preloadShared.confidencesOf(this.#config.mode, results, query, catalog.size, evidence);
+    const confidences = preloadShared.confidencesOf(this.#preloadMode, results, query, catalog.size, evidence);
     const chosen = [];
     for (let i = 0; i < results.length && chosen.length < maxTools; i++) {
       if (confidences[i] < minConfidence) break;

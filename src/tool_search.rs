@@ -433,7 +433,7 @@ impl NativeToolCatalog {
         let docs = self.inner.semantic_override(&rows, dim as usize).ok_or_else(|| {
             Error::new(
                 Status::InvalidArg,
-                format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid catalog", self.inner.semantic_texts().len()),
+                format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid or enhanced catalog", self.inner.semantic_texts().len()),
             )
         })?;
         Ok(NativeSemanticOverride { docs: Arc::new(docs), catalog: Arc::as_ptr(&self.inner) as usize, dim, weights: (semantic_latin, semantic_cjk) })

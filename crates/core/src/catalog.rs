@@ -894,7 +894,7 @@ impl ToolCatalog {
             return self;
         };
         let mut base_rows: HashMap<(&str, &str), usize> = HashMap::default();
-        if let Some((base, hybrid)) = base.filter(|(_, h)| Arc::ptr_eq(&h.semantic.model, &model)) {
+        if let Some((base, hybrid)) = base.filter(|(_, h)| h.semantic.model.as_ref().is_some_and(|m| Arc::ptr_eq(m, &model))) {
             for (slot, &pos) in base.slot_entry.iter().enumerate() {
                 let e = base.entries.get(pos as usize);
                 if slot < hybrid.semantic.vectors.len() {
@@ -953,7 +953,9 @@ impl ToolCatalog {
     }
 
     fn hybrid_overlay(base: &ToolCatalog, hybrid: &HybridRanker, entries: Entries<'_>) -> Self {
-        let mut catalog = Self::enhanced(entries).into_hybrid(hybrid.semantic.model.clone(), Some((base, hybrid)));
+        // (a hybrid ranker's documents always come from a model: see `into_hybrid`)
+        let Some(model) = hybrid.semantic.model.clone() else { return Self::enhanced(entries) };
+        let mut catalog = Self::enhanced(entries).into_hybrid(model, Some((base, hybrid)));
         catalog.set_fusion(hybrid.fusion);
         catalog
     }
@@ -961,35 +963,44 @@ impl ToolCatalog {
     /// Fused ranking (see [`crate::semantic::fusion`]): `score` is the fused score in
     /// (0, 1]; `minScore` applies to it; only tools whose id is their name are returned.
     fn search_hybrid(&self, hybrid: &HybridRanker, query: &str, params: SearchParams) -> Vec<Hit> {
-        self.fused_hits(hybrid, query, params, None).0.into_iter().map(|(hit, _)| hit).collect()
+        self.fused_hits(&hybrid.lexical, Some(&hybrid.semantic), hybrid.fusion, query, params, None).0.into_iter().map(|(hit, _)| hit).collect()
     }
 
-    /// [`Self::search_hybrid`]'s hits with their slots, and the lexical candidates fused; the
-    /// semantic side from `over` (a user's embedder) when given.
-    fn fused_hits(&self, hybrid: &HybridRanker, query: &str, params: SearchParams, over: Option<Override<'_>>) -> (Vec<(Hit, u32)>, Vec<(u32, f64)>) {
+    /// Fused hits with their slots, and the lexical candidates fused: `lexical` fused with
+    /// `over`'s semantic side (a user's embedder) when given, else with `semantic`'s.
+    fn fused_hits(
+        &self,
+        lexical: &EnhancedIndex,
+        semantic: Option<&SemanticDocs>,
+        fusion: Fusion,
+        query: &str,
+        params: SearchParams,
+        over: Option<Override<'_>>,
+    ) -> (Vec<(Hit, u32)>, Vec<(u32, f64)>) {
         if params.top_k == 0 && !params.inspect_all {
             return (Vec::new(), Vec::new());
         }
         // A user's embedder takes its own semantic weights (its cosines are not the shipped model's).
         let fusion = &match over {
-            Some(Override { weights: Some((latin, cjk)), .. }) => Fusion { semantic_latin: latin, semantic_cjk: cjk, ..hybrid.fusion },
-            _ => hybrid.fusion,
+            Some(Override { weights: Some((latin, cjk)), .. }) => Fusion { semantic_latin: latin, semantic_cjk: cjk, ..fusion },
+            _ => fusion,
         };
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
-        let lexical = hybrid.lexical.search_top(query, lexical_depth);
+        let lexical = lexical.search_top(query, lexical_depth);
         let depth = fusion.semantic_depth.max(params.top_k);
-        let semantic = match over {
-            Some(Override { docs, query_vector, .. }) => docs.top_for_vector(query, query_vector, depth, fusion),
-            None => hybrid.semantic.top(query, depth, fusion),
+        let (ranked, cjk) = match (over, semantic) {
+            (Some(Override { docs, query_vector, .. }), _) => (docs.top_for_vector(query, query_vector, depth, fusion), &docs.cjk),
+            (None, Some(docs)) => (docs.top(query, depth, fusion), &docs.cjk),
+            (None, None) => (Vec::new(), &Vec::new()),
         };
-        let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &semantic, &hybrid.semantic.cjk), params);
+        let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &ranked, cjk), params);
         (hits, lexical)
     }
 
-    /// The text each hybrid document's vector embeds, in slot order (what a user's embedder
-    /// embeds for [`Self::semantic_override`]); empty for the other rankers.
+    /// The text each document's vector embeds, in slot order (what a user's embedder embeds
+    /// for [`Self::semantic_override`]): hybrid and enhanced catalogs; empty for compatible.
     pub fn semantic_texts(&self) -> Vec<String> {
-        if !self.is_hybrid() {
+        if matches!(self.ranker, Ranker::Compatible { .. }) {
             return Vec::new();
         }
         self.slot_entry
@@ -1001,20 +1012,37 @@ impl ToolCatalog {
             .collect()
     }
 
-    /// This hybrid catalog's documents with a user's vectors (`rows`: one per
-    /// [`Self::semantic_texts`] text, `dim` each): None when not hybrid or the rows do not fit.
+    /// This catalog's documents with a user's vectors (`rows`: one per
+    /// [`Self::semantic_texts`] text, `dim` each): hybrid catalogs keep their model beside them,
+    /// enhanced ones get the vectors alone. None for compatible catalogs or rows that do not fit.
     pub fn semantic_override(&self, rows: &[f32], dim: usize) -> Option<SemanticDocs> {
-        let Ranker::Hybrid(hybrid) = &self.ranker else { return None };
-        hybrid.semantic.with_rows(rows, dim)
+        match &self.ranker {
+            Ranker::Hybrid(hybrid) => hybrid.semantic.with_rows(rows, dim),
+            Ranker::Enhanced(_) => {
+                let scripts = self
+                    .slot_entry
+                    .iter()
+                    .map(|&pos| {
+                        let e = self.entries.get(pos as usize);
+                        semantic::tool_script(e.name(), e.description)
+                    })
+                    .collect();
+                SemanticDocs::from_rows(rows, dim, scripts)
+            }
+            Ranker::Compatible { .. } => None,
+        }
     }
 
-    /// [`Self::search`] with the semantic side from `over` when given (hybrid catalogs; the
-    /// other rankers ignore it).
+    /// [`Self::search`] with the semantic side from `over` when given: a hybrid catalog's
+    /// fusion with the user's vectors in place of the model's, an enhanced catalog's ranking
+    /// fused with them (the default fusion); compatible catalogs ignore it.
     pub fn search_with(&self, query: &str, params: SearchParams, over: Option<Override<'_>>) -> Vec<Hit> {
-        match (&self.ranker, over) {
-            (Ranker::Hybrid(hybrid), Some(over)) => self.fused_hits(hybrid, query, params, Some(over)).0.into_iter().map(|(hit, _)| hit).collect(),
-            _ => self.search(query, params),
-        }
+        let fused = match (&self.ranker, over) {
+            (Ranker::Hybrid(hybrid), Some(_)) => self.fused_hits(&hybrid.lexical, Some(&hybrid.semantic), hybrid.fusion, query, params, over),
+            (Ranker::Enhanced(index), Some(_)) => self.fused_hits(index, None, Fusion::default(), query, params, over),
+            _ => return self.search(query, params),
+        };
+        fused.0.into_iter().map(|(hit, _)| hit).collect()
     }
 
     /// [`Self::search_with`], each hit with its [`Evidence`] when this catalog is hybrid (the
@@ -1023,9 +1051,9 @@ impl ToolCatalog {
     /// confidence reads what it was fitted on.
     pub fn search_with_evidence(&self, query: &str, params: SearchParams, over: Option<Override<'_>>) -> Vec<(Hit, Option<Evidence>)> {
         let Ranker::Hybrid(hybrid) = &self.ranker else {
-            return self.search(query, params).into_iter().map(|hit| (hit, None)).collect();
+            return self.search_with(query, params, over).into_iter().map(|hit| (hit, None)).collect();
         };
-        let (hits, lexical) = self.fused_hits(hybrid, query, params, over);
+        let (hits, lexical) = self.fused_hits(&hybrid.lexical, Some(&hybrid.semantic), hybrid.fusion, query, params, over);
         let slots: Vec<u32> = hits.iter().map(|(_, slot)| *slot).collect();
         let cosines = hybrid.semantic.plain_cosines(query, &slots);
         let lexical_scores: rustc_hash::FxHashMap<u32, f64> = lexical.iter().copied().collect();

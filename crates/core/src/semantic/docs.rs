@@ -352,7 +352,9 @@ fn dots_portable(rows: &[i8], q: &[i8], dim: usize, out: &mut [f32]) {
 /// A model and the vectors of one document set.
 #[derive(Debug, Clone)]
 pub struct SemanticDocs {
-    pub model: Arc<StaticModel>,
+    /// The shipped model that embedded the documents and embeds queries; None for documents
+    /// built from a user's vectors alone ([`Self::from_rows`]), which rank given query vectors only.
+    pub model: Option<Arc<StaticModel>>,
     pub vectors: DocVectors,
     /// Per document: whether its text has CJK characters (its script is not Latin), which
     /// the fusion needs to know what the model can compare with a query.
@@ -368,17 +370,28 @@ pub struct SemanticDocs {
 impl SemanticDocs {
     /// `scripts`: each document's script (see [`Script::of_parts`]).
     pub fn new(model: Arc<StaticModel>, vectors: DocVectors, scripts: Vec<Script>) -> Self {
+        Self::with_model(Some(model), vectors, scripts)
+    }
+
+    fn with_model(model: Option<Arc<StaticModel>>, vectors: DocVectors, scripts: Vec<Script>) -> Self {
         let cjk: Vec<bool> = scripts.iter().map(|&s| s != Script::Latin).collect();
         let crowding = vectors.crowding(CROWDING_NEIGHBOURS, CROWDING_POOL, &cjk);
         Self { model, vectors, cjk, scripts, crowding }
     }
 
+    /// Documents from a user's vectors alone (no shipped model): `rows` one per document of
+    /// `scripts`, `dim` values each (normalized here). None when they do not fit.
+    pub fn from_rows(rows: &[f32], dim: usize, scripts: Vec<Script>) -> Option<Self> {
+        let vectors = rows_to_vectors(rows, dim, scripts.len())?;
+        Some(Self::with_model(None, vectors, scripts))
+    }
+
     /// The model's plain cosine of `query` with each of `rows` (no crowding, no script share).
     pub fn plain_cosines(&self, query: &str, rows: &[u32]) -> Vec<f32> {
-        if self.vectors.is_empty() {
+        let Some(model) = self.model.as_ref().filter(|_| !self.vectors.is_empty()) else {
             return vec![0.0; rows.len()];
-        }
-        let q = self.vectors.query(&self.model.embed_as(query, Script::of(query)));
+        };
+        let q = self.vectors.query(&model.embed_as(query, Script::of(query)));
         rows.iter().map(|&r| self.vectors.cosine_at(&q, r as usize)).collect()
     }
 
@@ -388,11 +401,11 @@ impl SemanticDocs {
     /// positive cosine are candidates (a query without any known token has cosine 0 with
     /// everything).
     pub fn top(&self, query: &str, k: usize, fusion: &Fusion) -> Vec<(u32, f32)> {
-        if self.vectors.is_empty() || k == 0 {
+        let Some(model) = self.model.as_ref().filter(|_| !self.vectors.is_empty() && k > 0) else {
             return Vec::new();
-        }
+        };
         let script = Script::of(query);
-        let v = self.model.embed_as(query, script);
+        let v = model.embed_as(query, script);
         self.top_of(&v, script, k, fusion, query)
     }
 
@@ -423,17 +436,23 @@ impl SemanticDocs {
     /// here) in place of the model's vectors: a user's embedder. None when the rows do not
     /// fit or hold a non-finite value.
     pub fn with_rows(&self, rows: &[f32], dim: usize) -> Option<SemanticDocs> {
-        if dim == 0 || rows.len() != dim * self.vectors.len() || rows.iter().any(|x| !x.is_finite()) {
-            return None;
-        }
-        let mut vectors = DocVectors::new(dim);
-        let mut row = vec![0.0; dim];
-        for chunk in rows.chunks_exact(dim) {
-            row.copy_from_slice(chunk);
-            vectors.push_unnormalized(&mut row);
-        }
-        Some(SemanticDocs::new(self.model.clone(), vectors, self.scripts.clone()))
+        let vectors = rows_to_vectors(rows, dim, self.vectors.len())?;
+        Some(SemanticDocs::with_model(self.model.clone(), vectors, self.scripts.clone()))
     }
+}
+
+/// `count` rows of `dim` values as unit vectors; None when they do not fit or hold a non-finite value.
+fn rows_to_vectors(rows: &[f32], dim: usize, count: usize) -> Option<DocVectors> {
+    if dim == 0 || rows.len() != dim * count || rows.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let mut vectors = DocVectors::new(dim);
+    let mut row = vec![0.0; dim];
+    for chunk in rows.chunks_exact(dim) {
+        row.copy_from_slice(chunk);
+        vectors.push_unnormalized(&mut row);
+    }
+    Some(vectors)
 }
 
 /// A document's crowding is its mean cosine to this many closest documents ...

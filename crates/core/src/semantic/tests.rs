@@ -514,8 +514,22 @@ mod catalog {
         assert!(c.semantic_override(&rows[..9], 3).is_none());
         assert!(c.semantic_override(&[f32::INFINITY; 12], 3).is_none());
         assert!(c.semantic_override(&rows, 0).is_none());
-        assert!(ToolCatalog::build_enhanced(entries(), vec![]).semantic_override(&rows, 3).is_none());
-        assert!(ToolCatalog::build_enhanced(entries(), vec![]).semantic_texts().is_empty());
+        // Without the shipped model: an enhanced catalog fused with the user's vectors alone.
+        let enhanced = ToolCatalog::build_enhanced(entries(), vec![]);
+        assert_eq!(enhanced.semantic_texts(), texts);
+        let alone = enhanced.semantic_override(&rows, 3).expect("rows fit");
+        assert!(alone.model.is_none());
+        let over_alone = Some(Override { docs: &alone, query_vector: &[3.0, 0.1, 0.0], weights: Some((1.0, 0.15)) });
+        assert!(enhanced.search("zorblax", params(5)).is_empty());
+        assert_eq!(handles(&enhanced.search_with("zorblax", params(1), over_alone)), [2]);
+        let unweighted = Some(Override { docs: &alone, query_vector: &[3.0, 0.1, 0.0], weights: Some((0.0, 0.0)) });
+        assert_eq!(enhanced.search_with("schedule", params(1), unweighted)[0].handle, 3);
+        assert!(enhanced.search_with_evidence("zorblax", params(1), over_alone).iter().all(|(_, e)| e.is_none()));
+        // (its documents rank given vectors only: a text query alone finds nothing semantic)
+        assert!(alone.top("zorblax", 5, &crate::semantic::Fusion::default()).is_empty());
+        let compatible = ToolCatalog::build(entries());
+        assert!(compatible.semantic_override(&rows, 3).is_none());
+        assert!(compatible.semantic_texts().is_empty());
     }
 
     #[test]
