@@ -51,8 +51,8 @@ export declare class NativeSemanticModel {
 }
 
 /**
- * A hybrid catalog's documents with a user's embedder's vectors, for that catalog's
- * `searchOver` / `searchWithEvidenceOver` only.
+ * A catalog's (or skill index's) documents with a user's embedder's vectors, for that
+ * catalog's `searchOver` / `searchWithEvidenceOver` (that index's `searchOver`) only.
  */
 export declare class NativeSemanticOverride {}
 
@@ -77,6 +77,17 @@ export declare class NativeSkillIndex {
    * preload's confidence: `[lexical score, plain cosine]` per skill, flat; empty otherwise.
    */
   evidence(query: string, skills: Uint32Array): Float64Array
+  /**
+   * A hybrid index's skills with a user's vectors: `rows` one vector of `dim` values per
+   * skill, in index order; searches through it weigh its semantic side `semanticLatin` /
+   * `semanticCjk`.
+   */
+  semanticOverride(rows: Float32Array, dim: number, semanticLatin: number, semanticCjk: number): NativeSemanticOverride
+  /**
+   * [`Self::search`] with a user's embedder on the semantic side (`over` from this index's
+   * `semanticOverride`, `vector` the query's embedding).
+   */
+  searchOver(query: string, vector: Float32Array, over: NativeSemanticOverride, topK: number, minScore: number): NativeSkillHits
   /** Number of skills. */
   get skillCount(): number
   /** Indexed documents (SKILL.md bodies + readable references). */

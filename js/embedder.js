@@ -141,8 +141,8 @@ class EmbedderSide {
     return texts.map((t) => this.cache.get(t));
   }
 
-  async #buildOverride(native) {
-    const texts = decodeTexts(native.semanticTexts());
+  async #buildOverride(native, textsOf) {
+    const texts = textsOf ? textsOf() : decodeTexts(native.semanticTexts());
     if (texts.length === 0) return undefined;
     const vectors = await this.#embed(texts, BATCH_TIMEOUT_MS);
     const dim = vectors[0].length;
@@ -155,14 +155,15 @@ class EmbedderSide {
   /**
    * Starts (once per catalog, again after a failure once RETRY_AFTER_MS passed) embedding a
    * catalog's texts; the first step to start it waits for it at most CATALOG_WAIT_MS, later
-   * steps go on with the shipped vectors until it is in.
+   * steps go on with the shipped vectors until it is in. `textsOf()`: the texts to embed, one
+   * per document (default: the catalog's own `semanticTexts()`).
    */
-  async prepare(native) {
+  async prepare(native, textsOf) {
     let entry = this.catalogs.get(native);
     if (entry?.override || (entry?.failedAt && performance.now() - entry.failedAt < RETRY_AFTER_MS)) return;
     if (entry?.pending) return;
     entry = { pending: undefined, override: undefined, failedAt: undefined };
-    entry.pending = this.#buildOverride(native).then(
+    entry.pending = this.#buildOverride(native, textsOf).then(
       (override) => {
         entry.override = override;
         entry.pending = undefined;

@@ -44,6 +44,19 @@ export interface SkillSearchProcessorOptions {
      * `mastra-native-processors-model-multilingual` package. Set without `mode: 'hybrid'`, it throws.
      */
     model?: string;
+    /**
+     * Ours, `mode: 'hybrid'` only: an AI SDK `EmbeddingModel` that ranks the semantic side in
+     * place of the shipped model's vectors (each skill's name, description and the start of its
+     * body embedded once; each query once), falling back to them on any failure, as
+     * ToolSearchProcessor's `search.embedder`.
+     */
+    embedder?: {
+      doEmbed(options: { values: string[]; abortSignal?: AbortSignal }): PromiseLike<{ embeddings: number[][] }>;
+      maxEmbeddingsPerCall?: number | PromiseLike<number | undefined>;
+      supportsParallelCalls?: boolean | PromiseLike<boolean>;
+    };
+    /** With `embedder`: how long a search waits for its query's vector (ms, 1–60000). @default 400 */
+    embedderTimeoutMs?: number;
   };
   /** Inactivity time-to-live of per-thread state in ms; 0 disables cleanup. @default 3600000 */
   ttl?: number;

@@ -25,6 +25,7 @@ const { hostModulesOf, perZod } = require('./host-modules.js');
 const { NativeSkillIndex, nativeSkillSuggestions } = require('./native.js');
 const { describeValue, sameStrings } = require('./util.js');
 const { confidencesOf, lastUserText, notifyPreload, preloadOptionsOf } = require('./preload.js');
+const { EmbedderSide, embedderOptionsOf } = require('./embedder.js');
 const { resolveThreadIdFor, sharedThreadKey } = require('./thread-id.js');
 const { decodeTexts, encodeText, encodeTexts } = require('./lossless.js');
 const { assertStateStore, bindStateStore, guardStateStore } = require('./stores/index.js');
@@ -125,6 +126,12 @@ function rememberVariant(threadState, name, instructions, scopeId) {
   return true;
 }
 
+/** What a user's embedder embeds for a skill: its name, description and the start of its body. */
+function skillEmbedText(entry) {
+  const text = `${entry.name}: ${entry.description ?? ''}\n\n${entry.instructions ?? ''}`;
+  return text.length > 2000 ? text.slice(0, 2000) : text;
+}
+
 function tagScope(variant, scopeId) {
   variant.scopes.add(scopeId);
   if (variant.scopes.size > MAX_SCOPES_PER_VARIANT) variant.scopes.delete(variant.scopes.values().next().value);
@@ -147,7 +154,7 @@ const PRELOAD_MIN_CONFIDENCE = 0.6;
 const OPTION_SCHEMA = {
   name: 'SkillSearchProcessor',
   keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage', 'preload'],
-  nested: { search: ['topK', 'minScore', 'mode', 'model'], preload: ['maxSkills', 'minConfidence', 'onPreload'] },
+  nested: { search: ['topK', 'minScore', 'mode', 'model', 'embedder', 'embedderTimeoutMs'], preload: ['maxSkills', 'minConfidence', 'onPreload'] },
   required: { workspace: 'a Mastra Workspace with skills' },
 };
 
@@ -540,6 +547,8 @@ class SkillSearchProcessor {
   #preload = undefined;
   /** The search mode, for preload's confidence model. */
   #mode = 'compatible';
+  /** `search.embedder` (ours, 'hybrid'): the user's EmbeddingModel on the semantic side, or undefined. */
+  #embedder = undefined;
 
   constructor(options) {
     checkOptions(options, OPTION_SCHEMA);
@@ -549,6 +558,8 @@ class SkillSearchProcessor {
     this.#enhanced = search.mode === 'enhanced' || search.mode === 'hybrid';
     if (search.mode === 'hybrid') this.#model = loadSemanticModel(search.model, 'SkillSearchProcessor');
     this.#mode = search.mode ?? 'compatible';
+    const embedder = embedderOptionsOf(options.search, this.#mode, 'SkillSearchProcessor');
+    if (embedder) this.#embedder = new EmbedderSide(embedder, () => this.logger ?? this.#logger, 'SkillSearchProcessor', "the shipped model's vectors");
     this.#preload = preloadOptionsOf(options.preload, {
       kind: 'SkillSearchProcessor',
       countKey: 'maxSkills',
@@ -861,11 +872,19 @@ class SkillSearchProcessor {
    */
   async #rankedSkills(scope, query) {
     const index = await this.#ensureIndex(scope);
-    const hits = index.native.search(
-      encodeText(query),
-      toNumber(this.searchConfig.topK),
-      toNumber(this.searchConfig.minScore),
-    );
+    const topK = toNumber(this.searchConfig.topK);
+    const minScore = toNumber(this.searchConfig.minScore);
+    // search.embedder: the query's vector, once the index's vectors are in.
+    let vector;
+    let over;
+    if (this.#embedder) {
+      await this.#embedder.prepare(index.native, () => index.entries.map(skillEmbedText));
+      over = this.#embedder.overrideFor(index.native);
+      vector = over ? await this.#embedder.queryVector(query) : undefined;
+    }
+    const hits = vector
+      ? index.native.searchOver(encodeText(query), vector, over, topK, minScore)
+      : index.native.search(encodeText(query), topK, minScore);
     // De-duplicate by skill (SKILL.md and reference hits of one skill), first hit wins.
     // Enhanced hits are already one per skill name; the pass is then a no-op.
     const seen = new Set();

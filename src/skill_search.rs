@@ -6,6 +6,8 @@ use mastra_native_core::skill_search::{SearchMode, SkillIndex, SkillInput};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
+use crate::tool_search::{check_weights, NativeSemanticOverride};
+
 use crate::semantic::NativeSemanticModel;
 
 /// Ranked documents as parallel typed arrays.
@@ -123,6 +125,31 @@ impl NativeSkillIndex {
     pub fn evidence(&self, query: String, skills: Uint32Array) -> Float64Array {
         let evidence = self.inner.evidence(&query, &skills).unwrap_or_default();
         Float64Array::new(evidence.iter().flat_map(|e| [e.lexical, e.cosine]).collect())
+    }
+
+    /// A hybrid index's skills with a user's vectors: `rows` one vector of `dim` values per
+    /// skill, in index order; searches through it weigh its semantic side `semanticLatin` /
+    /// `semanticCjk`.
+    #[napi(catch_unwind)]
+    pub fn semantic_override(&self, rows: Float32Array, dim: u32, semantic_latin: f64, semantic_cjk: f64) -> Result<NativeSemanticOverride> {
+        check_weights(semantic_latin, semantic_cjk)?;
+        let docs = self.inner.semantic_override(&rows, dim as usize).ok_or_else(|| {
+            Error::new(Status::InvalidArg, format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid skill index", self.inner.skill_count()))
+        })?;
+        Ok(NativeSemanticOverride::new(docs, &self.inner as *const SkillIndex as usize, dim, (semantic_latin, semantic_cjk)))
+    }
+
+    /// [`Self::search`] with a user's embedder on the semantic side (`over` from this index's
+    /// `semanticOverride`, `vector` the query's embedding).
+    #[napi(catch_unwind)]
+    pub fn search_over(&self, query: String, vector: Float32Array, over: &NativeSemanticOverride, top_k: f64, min_score: f64) -> Result<NativeSkillHits> {
+        let over = over.for_owner(&self.inner as *const SkillIndex as usize, &vector)?;
+        let hits = self.inner.search_with(&query, top_k, min_score, Some(over));
+        Ok(NativeSkillHits {
+            skills: Uint32Array::new(hits.iter().map(|h| h.skill).collect()),
+            sources: Uint32Array::new(hits.iter().map(|h| h.source).collect()),
+            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
+        })
     }
 
     /// Number of skills.

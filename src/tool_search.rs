@@ -164,27 +164,46 @@ pub struct NativeEvidenceHits {
     pub cosines: Float64Array,
 }
 
-/// A hybrid catalog's documents with a user's embedder's vectors, for that catalog's
-/// `searchOver` / `searchWithEvidenceOver` only.
+/// A catalog's (or skill index's) documents with a user's embedder's vectors, for that
+/// catalog's `searchOver` / `searchWithEvidenceOver` (that index's `searchOver`) only.
 #[napi]
 pub struct NativeSemanticOverride {
     docs: Arc<mastra_native_core::semantic::SemanticDocs>,
-    /// The catalog it was built for (address of its shared state: compared, never followed).
-    catalog: usize,
+    /// What it was built for (the address of its index: compared, never followed).
+    owner: usize,
     dim: u32,
     weights: (f64, f64),
 }
 
 impl NativeSemanticOverride {
+    pub(crate) fn new(docs: mastra_native_core::semantic::SemanticDocs, owner: usize, dim: u32, weights: (f64, f64)) -> Self {
+        Self { docs: Arc::new(docs), owner, dim, weights }
+    }
+
     fn for_catalog<'a>(&'a self, catalog: &Arc<ToolCatalog>, vector: &'a [f32]) -> Result<Override<'a>> {
-        if Arc::as_ptr(catalog) as usize != self.catalog {
-            return Err(Error::new(Status::InvalidArg, "the semantic override belongs to another catalog".to_string()));
+        self.for_owner(Arc::as_ptr(catalog) as usize, vector)
+    }
+
+    /// The override for a search of `owner` with the query's `vector`.
+    pub(crate) fn for_owner<'a>(&'a self, owner: usize, vector: &'a [f32]) -> Result<Override<'a>> {
+        if owner != self.owner {
+            return Err(Error::new(Status::InvalidArg, "the semantic override belongs to another index".to_string()));
         }
         if vector.len() != self.dim as usize {
             return Err(Error::new(Status::InvalidArg, format!("the query vector has {} values; the override's vectors have {}", vector.len(), self.dim)));
         }
         Ok(Override { docs: &self.docs, query_vector: vector, weights: Some(self.weights) })
     }
+}
+
+/// `semanticOverride`'s weights: finite, from 0 to 100.
+pub(crate) fn check_weights(semantic_latin: f64, semantic_cjk: f64) -> Result<()> {
+    for (name, w) in [("semanticLatin", semantic_latin), ("semanticCjk", semantic_cjk)] {
+        if !(w.is_finite() && (0.0..=100.0).contains(&w)) {
+            return Err(Error::new(Status::InvalidArg, format!("semanticOverride: {name} must be a finite weight from 0 to 100; received {w}")));
+        }
+    }
+    Ok(())
 }
 
 fn evidence_hits(hits: Vec<(mastra_native_core::catalog::Hit, Option<mastra_native_core::catalog::Evidence>)>) -> NativeEvidenceHits {
@@ -425,18 +444,14 @@ impl NativeToolCatalog {
     /// `semanticLatin` / `semanticCjk` (requests without / with CJK characters).
     #[napi(catch_unwind)]
     pub fn semantic_override(&self, rows: Float32Array, dim: u32, semantic_latin: f64, semantic_cjk: f64) -> Result<NativeSemanticOverride> {
-        for (name, w) in [("semanticLatin", semantic_latin), ("semanticCjk", semantic_cjk)] {
-            if !(w.is_finite() && (0.0..=100.0).contains(&w)) {
-                return Err(Error::new(Status::InvalidArg, format!("semanticOverride: {name} must be a finite weight from 0 to 100; received {w}")));
-            }
-        }
+        check_weights(semantic_latin, semantic_cjk)?;
         let docs = self.inner.semantic_override(&rows, dim as usize).ok_or_else(|| {
             Error::new(
                 Status::InvalidArg,
                 format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid or enhanced catalog", self.inner.semantic_texts().len()),
             )
         })?;
-        Ok(NativeSemanticOverride { docs: Arc::new(docs), catalog: Arc::as_ptr(&self.inner) as usize, dim, weights: (semantic_latin, semantic_cjk) })
+        Ok(NativeSemanticOverride::new(docs, Arc::as_ptr(&self.inner) as usize, dim, (semantic_latin, semantic_cjk)))
     }
 
     /// [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets

@@ -68,6 +68,7 @@ const overrideRows = new Float32Array(hybridCatalog.semanticTexts().length * 4).
 const override = hybridCatalog.semanticOverride(overrideRows, 4, 0.5, 0.15);
 const skillIndex = new NativeSkillIndex(['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['Use pdftotext', 'Run git log'], [1, 0], ['ref text'], 3, false);
 const hybridSkills = NativeSkillIndex.hybrid(['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['Use pdftotext', 'Run git log'], [1, 0], ['ref text'], 3, model);
+const skillOverride = hybridSkills.semanticOverride(new Float32Array(8).fill(1), 4, 1, 0.15);
 const u32Arrays = () => [new Uint32Array(0), Uint32Array.of(0, 1), Uint32Array.of(4294967295), new Uint32Array(1 << 16), Int32Array.of(-1), new Float64Array(2), [0, 1]];
 
 // Files for NativeSemanticModel.load: a directory, devices, garbage, a truncated model.
@@ -141,7 +142,7 @@ const intArrays = () => [
 const floatOut = () => [new Float64Array(0), new Float64Array(1), new Float64Array(3), new Float64Array(30), new Float32Array(9), new Int32Array(9)];
 const booleans = [true, false, 0, 1, 'yes', null, undefined];
 const f32Arrays = () => [new Float32Array(0), Float32Array.of(1, 0, 0, 0), Float32Array.of(NaN, 0, 0, 0), Float32Array.of(Infinity, 1, 1, 1), new Float32Array(4), new Float32Array(1 << 16), new Float64Array(4), overrideRows, Float32Array.of(1, 2, 3)];
-const overrides = () => [override, {}, catalog, model, null];
+const overrides = () => [override, skillOverride, {}, catalog, model, null];
 const models = () => [model, {}, catalog, skillIndex, new NativeLoadedNameStore()];
 const catalogs = () => [catalog, {}, model, skillIndex, new NativeContextNameStore()];
 const paths = [MODEL_FILE, '', '/', scratch, '/dev/zero', '/dev/null', '/dev/urandom', '/proc/self/status', garbage, truncated, forged, flippedModel, path.join(scratch, 'missing.bin'), '\0', 'model.bin\0x', long];
@@ -300,6 +301,8 @@ const ENTRIES = {
   'NativeSkillIndex()': { call: construct(NativeSkillIndex), params: ['strs', 'strs', 'strs', 'counts', 'strs', 'num', 'bool', 'bool'], baseline: [['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['a', 'b'], [0, 0], [], 2, false, false] },
   'NativeSkillIndex.hybrid': { call: statik(NativeSkillIndex, 'hybrid'), params: ['strs', 'strs', 'strs', 'counts', 'strs', 'num', 'model'], baseline: [['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['a', 'b'], [0, 0], [], 2, model] },
   'NativeSkillIndex#search': { call: method(() => skillIndex, 'search'), params: ['str', 'num', 'num'], baseline: ['pdf', 5, 0] },
+  'NativeSkillIndex#semanticOverride': { call: method(() => hybridSkills, 'semanticOverride'), params: ['f32', 'num', 'num', 'num'], baseline: [new Float32Array(8).fill(1), 4, 1, 0.15] },
+  'NativeSkillIndex#searchOver': { call: method(() => hybridSkills, 'searchOver'), params: ['str', 'f32', 'override', 'num', 'num'], baseline: ['pdf', Float32Array.of(1, 0, 0, 0), skillOverride, 5, 0] },
   'NativeSkillIndex#evidence': { call: method(() => hybridSkills, 'evidence'), params: ['str', 'u32'], baseline: ['pdf', Uint32Array.of(0, 1)] },
   'NativeSkillIndex#getters': {
     call: (receiver) => ['skillCount', 'documentCount', 'termCount'].map((name) => Object.getOwnPropertyDescriptor(NativeSkillIndex.prototype, name).get.call(receiver)),

@@ -245,9 +245,11 @@ pub fn top_k(values: &[f32], k: usize) -> Vec<(u32, f32)> {
     if k == 0 {
         return Vec::new();
     }
+    // (a k past the values, e.g. a skill search's unbounded topK, is all of them; 2k must not overflow)
+    let k = k.min(values.len().max(1));
     // Candidates above a running threshold; compacted to the best k whenever 2k gather.
     // Most values fail the one comparison, so this beats a full select on 10k+ values.
-    let mut kept: Vec<(u32, f32)> = Vec::with_capacity(2 * k.min(values.len()) + 1);
+    let mut kept: Vec<(u32, f32)> = Vec::with_capacity(2 * k + 1);
     let mut threshold = f32::NEG_INFINITY;
     for (i, &v) in values.iter().enumerate() {
         if v >= threshold && !v.is_nan() {

@@ -321,6 +321,14 @@ fn crowding_share_follows_the_query_script() {
 }
 
 #[test]
+fn top_k_past_the_values_is_all_of_them() {
+    let values = [0.5, 0.9, 0.1];
+    for k in [3, 4, usize::MAX / 2 + 1, usize::MAX] {
+        assert_eq!(top_k(&values, k), [(1, 0.9), (0, 0.5), (2, 0.1)], "{k}");
+    }
+}
+
+#[test]
 fn top_k_breaks_ties_by_position() {
     assert_eq!(top_k(&[0.5, 0.9, 0.5, 0.9], 3), [(1, 0.9), (3, 0.9), (0, 0.5)]);
     assert_eq!(top_k(&[0.1], 5), [(0, 0.1)]);

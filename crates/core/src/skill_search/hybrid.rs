@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::{SearchMode, SkillIndex, SkillInput};
-use crate::catalog::Evidence;
+use crate::catalog::{Evidence, Override};
 use crate::enhanced::EnhancedIndex;
 use crate::semantic::model::Encoder;
 use crate::semantic::{self, tool_text, DocVectors, Fusion, SemanticDocs, StaticModel};
@@ -60,11 +60,20 @@ impl SkillSemantic {
     }
 
     /// Fused `(skill, score)` best first; `want` skills are needed after de-duplication.
-    pub(super) fn rank(&self, lexical: &EnhancedIndex, query: &str, want: usize, names_unique: bool) -> Vec<(u32, f64)> {
-        let depth = self.fusion.lexical_depth.max(want);
+    /// With `over` (a user's embedder), its vectors and weights on the semantic side.
+    pub(super) fn rank(&self, lexical: &EnhancedIndex, query: &str, want: usize, names_unique: bool, over: Option<Override<'_>>) -> Vec<(u32, f64)> {
+        let fusion = &match over {
+            Some(Override { weights: Some((latin, cjk)), .. }) => Fusion { semantic_latin: latin, semantic_cjk: cjk, ..self.fusion },
+            _ => self.fusion,
+        };
+        let depth = fusion.lexical_depth.max(want);
         let lexical = if names_unique { lexical.search_top(query, depth) } else { lexical.search(query) };
-        let semantic = self.docs.top(query, self.fusion.semantic_depth.max(want), &self.fusion);
-        self.fusion.fuse(query, &lexical, &semantic, &self.docs.cjk)
+        let semantic_depth = fusion.semantic_depth.max(want);
+        let semantic = match over {
+            Some(Override { docs, query_vector, .. }) => docs.top_for_vector(query, query_vector, semantic_depth, fusion),
+            None => self.docs.top(query, semantic_depth, fusion),
+        };
+        fusion.fuse(query, &lexical, &semantic, &self.docs.cjk)
     }
 }
 
@@ -84,6 +93,12 @@ impl SkillIndex {
             (Some(semantic), Some(index)) => Some(semantic.evidence(index, query, skills)),
             _ => None,
         }
+    }
+
+    /// A hybrid index's skills with a user's vectors (`rows`: one per skill, in order, `dim`
+    /// each), for [`Self::search_with`]; None for the other modes or rows that do not fit.
+    pub fn semantic_override(&self, rows: &[f32], dim: usize) -> Option<SemanticDocs> {
+        self.semantic.as_ref()?.docs.with_rows(rows, dim)
     }
 
     /// Whether searches fuse in the semantic ranking.

@@ -248,16 +248,22 @@ impl SkillIndex {
     /// Ranked documents for `query`, with the reference's `topK`/`minScore` semantics
     /// (`topK` counts documents, not skills; JS number coercions included).
     pub fn search(&self, query: &str, top_k: f64, min_score: f64) -> Vec<SkillHit> {
+        self.search_with(query, top_k, min_score, None)
+    }
+
+    /// [`Self::search`]; in a hybrid index with `over` (a user's embedder, see
+    /// [`Self::semantic_override`]) on the semantic side.
+    pub fn search_with(&self, query: &str, top_k: f64, min_score: f64, over: Option<crate::catalog::Override<'_>>) -> Vec<SkillHit> {
         match self.mode {
             SearchMode::Bm25 => self.search_bm25(query, top_k, min_score),
             SearchMode::Substring => self.search_substring(query, top_k),
-            SearchMode::Enhanced => self.search_enhanced(query, top_k, min_score),
+            SearchMode::Enhanced => self.search_enhanced(query, top_k, min_score, over),
         }
     }
 
     /// Best skills by enhanced score, `score >= minScore`, one per name, cut with the
     /// compatible `topK` semantics applied to skills instead of documents.
-    fn search_enhanced(&self, query: &str, top_k: f64, min_score: f64) -> Vec<SkillHit> {
+    fn search_enhanced(&self, query: &str, top_k: f64, min_score: f64, over: Option<crate::catalog::Override<'_>>) -> Vec<SkillHit> {
         let Some(index) = &self.enhanced else { return Vec::new() };
         // What `slice(0, max(topK, n))` + the `>= topK` loop keep from unlimited hits.
         let want = if top_k.is_nan() {
@@ -272,7 +278,7 @@ impl SkillIndex {
         }
         // With duplicate names some hits collapse, so a cut before de-duplication could fall short.
         let ranked = match &self.semantic {
-            Some(semantic) => semantic.rank(index, query, want, self.names_unique),
+            Some(semantic) => semantic.rank(index, query, want, self.names_unique, over),
             None if self.names_unique => index.search_top(query, want),
             None => index.search(query),
         };
