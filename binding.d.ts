@@ -203,6 +203,13 @@ export interface NativeActivationRecord {
   receipt?: Array<string>
 }
 
+/** What the `*Copy` deciders return: the written count and both output buffers. */
+export interface NativeDecisions {
+  written: number
+  actions: Uint8Array
+  ints: Int32Array
+}
+
 /**
  * Search hits with what each rests on, for preload's confidence: a hybrid catalog's lexical
  * scores (0: not a lexical candidate) and plain cosines; both empty for the other rankers.
@@ -264,6 +271,13 @@ export interface NativeStateStats {
 export declare function nativeToolCallFilterDecide(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, invocations: Int32Array, idTruthy: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array): number
 
 /**
+ * Decisions as returned arrays, for bindings whose typed-array arguments are copies (the
+ * WebAssembly build): [`native_tool_call_filter_decide`] with output buffers of
+ * `actionsLength` and `intsLength` made here.
+ */
+export declare function nativeToolCallFilterDecideCopy(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, invocations: Int32Array, idTruthy: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actionsLength: number, intsLength: number): NativeDecisions
+
+/**
  * Decides one `processLLMRequest` call (see `decide_prompt` in the core for the `ints` layout).
  * `history` holds, per interned id, 1 when the request's recorded history contains it (read only
  * when the header says the history is known). `step` is the step-window state
@@ -271,6 +285,12 @@ export declare function nativeToolCallFilterDecide(header: Int32Array, window: n
  * Returns how many ints were written.
  */
 export declare function nativeToolCallFilterDecidePrompt(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, idTruthy: Uint8Array, history: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array): number
+
+/**
+ * [`native_tool_call_filter_decide_prompt`] returning its buffers (see
+ * [`native_tool_call_filter_decide_copy`]).
+ */
+export declare function nativeToolCallFilterDecidePromptCopy(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, idTruthy: Uint8Array, history: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actionsLength: number, intsLength: number): NativeDecisions
 
 /** The workspace search engine's default tokenizer (exposed for tests and diagnostics). */
 export declare function nativeWorkspaceTokens(text: string): Array<string>

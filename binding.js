@@ -843,5 +843,7 @@ module.exports.NativeSkillIndex = nativeBinding.NativeSkillIndex
 module.exports.NativeToolCatalog = nativeBinding.NativeToolCatalog
 module.exports.nativeSkillSuggestions = nativeBinding.nativeSkillSuggestions
 module.exports.nativeToolCallFilterDecide = nativeBinding.nativeToolCallFilterDecide
+module.exports.nativeToolCallFilterDecideCopy = nativeBinding.nativeToolCallFilterDecideCopy
 module.exports.nativeToolCallFilterDecidePrompt = nativeBinding.nativeToolCallFilterDecidePrompt
+module.exports.nativeToolCallFilterDecidePromptCopy = nativeBinding.nativeToolCallFilterDecidePromptCopy
 module.exports.nativeWorkspaceTokens = nativeBinding.nativeWorkspaceTokens

@@ -4,6 +4,10 @@
 // "Cannot find native binding … npm has a bug related to optional dependencies"; this wrapper
 // replaces it with one that names the platform, lists the supported ones and says what to do.
 // The loader's error (with every load attempt in its cause chain) is kept as `cause`.
+//
+// The loader falls back to the WebAssembly build (or takes it with NAPI_RS_FORCE_WASI) when it is
+// installed. Typed arrays cross into WebAssembly as copies, so the few calls that fill a caller's
+// buffer go through variants that return theirs there (forCopiedArrays); nothing else differs.
 
 const { nativeLoadError } = require('./native-error.js');
 
@@ -14,4 +18,42 @@ try {
   throw nativeLoadError(e);
 }
 
-module.exports = binding;
+/** `binding` with its buffer-filling calls replaced by copying ones (the WebAssembly build). */
+function forCopiedArrays(loaded) {
+  const {
+    NativeToolCatalog,
+    nativeToolCallFilterDecideCopy,
+    nativeToolCallFilterDecidePromptCopy,
+  } = loaded;
+  // searchInto writes (handle, docHandle, score) triplets into `out`: the same from search().
+  Object.defineProperty(NativeToolCatalog.prototype, 'searchInto', {
+    configurable: true,
+    writable: true,
+    value: function searchInto(query, topK, minScore, out) {
+      const hits = this.search(query, topK, minScore, false);
+      const fit = Math.min(hits.handles.length, Math.floor(out.length / 3));
+      for (let i = 0; i < fit; i++) {
+        out[3 * i] = hits.handles[i];
+        out[3 * i + 1] = hits.docHandles[i];
+        out[3 * i + 2] = hits.scores[i];
+      }
+      return hits.handles.length;
+    },
+  });
+  const copying = (decideCopy) =>
+    function decide(...args) {
+      const actions = args[8];
+      const ints = args[9];
+      const decided = decideCopy(...args.slice(0, 8), actions.length, ints.length);
+      actions.set(decided.actions);
+      ints.set(decided.ints);
+      return decided.written;
+    };
+  return {
+    ...loaded,
+    nativeToolCallFilterDecide: copying(nativeToolCallFilterDecideCopy),
+    nativeToolCallFilterDecidePrompt: copying(nativeToolCallFilterDecidePromptCopy),
+  };
+}
+
+module.exports = binding.__napiBindingTarget === 'wasm32-wasi' ? forCopiedArrays(binding) : binding;

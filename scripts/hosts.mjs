@@ -32,7 +32,8 @@ function installHost(version) {
 }
 
 /**
- * Copies what `npm pack` would ship (package.json "files") plus the built addon into
+ * Copies what `npm pack` would ship (package.json "files") plus the built addon (native, and
+ * WebAssembly when built) into
  * `<projectDir>/node_modules/<name>`, as an install would.
  */
 export function stagePackageInto(projectDir) {
@@ -42,7 +43,8 @@ export function stagePackageInto(projectDir) {
   mkdirSync(target, { recursive: true });
   cpSync(join(root, 'package.json'), join(target, 'package.json'));
   const entries = new Set(pkg.files.filter((f) => !f.includes('*')));
-  for (const name of readdirSync(root)) if (name.endsWith('.node')) entries.add(name);
+  // (and the WebAssembly build when there is one: npm run build:wasm, for npm run test:wasm)
+  for (const name of readdirSync(root)) if (/\.node$|\.wasm$|\.wasi\.cjs$|^wasi-worker\.mjs$/.test(name)) entries.add(name);
   for (const entry of entries) {
     const source = join(root, entry.replace(/\/$/, ''));
     if (!existsSync(source)) continue;

@@ -13,7 +13,7 @@ use mastra_native_core::tool_call_filter::model_output::NODE_STRIDE;
 use mastra_native_core::tool_call_filter::prompt::{
     decide_prompt, Preserve, Prompt, PromptOptions, ReplacementRule, PROMPT_MESSAGE_STRIDE, PROMPT_PART_STRIDE,
 };
-use napi::bindgen_prelude::{Int32ArraySlice, Uint8ArraySlice};
+use napi::bindgen_prelude::{Int32Array, Int32ArraySlice, Uint8Array, Uint8ArraySlice};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 
@@ -73,6 +73,61 @@ pub fn native_tool_call_filter_decide(
     // SAFETY: the JS layer passes dedicated output buffers that alias none of the inputs, and
     // nothing else runs on the JS thread during this synchronous call.
     let (actions, ints) = unsafe { (actions.as_mut(), ints.as_mut()) };
+    decide_into(header, window, messages, parts, invocations, id_truthy, model_output_tape, step, actions, ints)
+}
+
+/// Decisions as returned arrays, for bindings whose typed-array arguments are copies (the
+/// WebAssembly build): [`native_tool_call_filter_decide`] with output buffers of
+/// `actionsLength` and `intsLength` made here.
+#[napi(js_name = "nativeToolCallFilterDecideCopy", catch_unwind)]
+#[allow(clippy::too_many_arguments)]
+pub fn native_tool_call_filter_decide_copy(
+    header: &[i32],
+    window: f64,
+    messages: &[i32],
+    parts: &[i32],
+    invocations: &[i32],
+    id_truthy: &[u8],
+    model_output_tape: &[i32],
+    step: &[i32],
+    actions_length: u32,
+    ints_length: u32,
+) -> Result<NativeDecisions> {
+    let (mut actions, mut ints) = output_buffers(actions_length, ints_length)?;
+    let written = decide_into(header, window, messages, parts, invocations, id_truthy, model_output_tape, step, &mut actions, &mut ints)?;
+    Ok(NativeDecisions { written, actions: Uint8Array::new(actions), ints: Int32Array::new(ints) })
+}
+
+/// What the `*Copy` deciders return: the written count and both output buffers.
+#[napi(object)]
+pub struct NativeDecisions {
+    pub written: u32,
+    pub actions: Uint8Array,
+    pub ints: Int32Array,
+}
+
+/// Output buffers for the `*Copy` deciders, bounded (a length is the caller's buffer's).
+fn output_buffers(actions_length: u32, ints_length: u32) -> Result<(Vec<u8>, Vec<i32>)> {
+    const MAX: u32 = 1 << 27;
+    if actions_length > MAX || ints_length > MAX {
+        return Err(Error::new(Status::InvalidArg, format!("tool-call-filter output buffers are too large ({actions_length}, {ints_length}; at most {MAX})")));
+    }
+    Ok((vec![0; actions_length as usize], vec![0; ints_length as usize]))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn decide_into(
+    header: &[i32],
+    window: f64,
+    messages: &[i32],
+    parts: &[i32],
+    invocations: &[i32],
+    id_truthy: &[u8],
+    model_output_tape: &[i32],
+    step: &[i32],
+    actions: &mut [u8],
+    ints: &mut [i32],
+) -> Result<u32> {
     let exclude_count = field(header, EXCLUDE_COUNT)?;
     let exclude_names = header
         .get(EXCLUDE_NAMES..EXCLUDE_NAMES + exclude_count)
@@ -158,6 +213,43 @@ pub fn native_tool_call_filter_decide_prompt(
 ) -> Result<u32> {
     // SAFETY: as in `native_tool_call_filter_decide`: dedicated, non-aliased output buffers.
     let (actions, ints) = unsafe { (actions.as_mut(), ints.as_mut()) };
+    decide_prompt_into(header, window, messages, parts, id_truthy, history, model_output_tape, step, actions, ints)
+}
+
+/// [`native_tool_call_filter_decide_prompt`] returning its buffers (see
+/// [`native_tool_call_filter_decide_copy`]).
+#[napi(js_name = "nativeToolCallFilterDecidePromptCopy", catch_unwind)]
+#[allow(clippy::too_many_arguments)]
+pub fn native_tool_call_filter_decide_prompt_copy(
+    header: &[i32],
+    window: f64,
+    messages: &[i32],
+    parts: &[i32],
+    id_truthy: &[u8],
+    history: &[u8],
+    model_output_tape: &[i32],
+    step: &[i32],
+    actions_length: u32,
+    ints_length: u32,
+) -> Result<NativeDecisions> {
+    let (mut actions, mut ints) = output_buffers(actions_length, ints_length)?;
+    let written = decide_prompt_into(header, window, messages, parts, id_truthy, history, model_output_tape, step, &mut actions, &mut ints)?;
+    Ok(NativeDecisions { written, actions: Uint8Array::new(actions), ints: Int32Array::new(ints) })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn decide_prompt_into(
+    header: &[i32],
+    window: f64,
+    messages: &[i32],
+    parts: &[i32],
+    id_truthy: &[u8],
+    history: &[u8],
+    model_output_tape: &[i32],
+    step: &[i32],
+    actions: &mut [u8],
+    ints: &mut [i32],
+) -> Result<u32> {
     let exclude_count = field(header, P_EXCLUDE_COUNT)?;
     let exclude = match header.get(P_MODE).copied() {
         Some(MODE_NAMES) => Some(

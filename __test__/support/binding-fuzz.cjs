@@ -224,6 +224,9 @@ function decideArgs() {
 }
 
 /** Arguments of nativeToolCallFilterDecidePrompt, likewise. */
+/** A decider's arguments with its two output buffers given as lengths (the `*Copy` variants). */
+const withLengths = (args) => [...args.slice(0, 8), args[8].length, args[9].length];
+
 function decidePromptArgs() {
   const m = int(0, 4);
   const p = int(0, 6);
@@ -312,6 +315,8 @@ const ENTRIES = {
   nativeSkillSuggestions: { call: nativeSkillSuggestions, params: ['str', 'strs', 'num'], baseline: ['pfd', ['pdf', 'git'], 3] },
   nativeWorkspaceTokens: { call: nativeWorkspaceTokens, params: ['str'], baseline: ['Hello, world'] },
   nativeToolCallFilterDecide: { call: nativeToolCallFilterDecide, params: ['ints', 'num', 'ints', 'ints', 'ints', 'bytes', 'ints', 'ints', 'bytes', 'ints'], baseline: decideArgs(), structured: decideArgs },
+  nativeToolCallFilterDecideCopy: { call: binding.nativeToolCallFilterDecideCopy, params: ['ints', 'num', 'ints', 'ints', 'ints', 'bytes', 'ints', 'ints', 'num', 'num'], baseline: withLengths(decideArgs()), structured: () => withLengths(decideArgs()) },
+  nativeToolCallFilterDecidePromptCopy: { call: binding.nativeToolCallFilterDecidePromptCopy, params: ['ints', 'num', 'ints', 'ints', 'bytes', 'bytes', 'ints', 'ints', 'num', 'num'], baseline: withLengths(decidePromptArgs()), structured: () => withLengths(decidePromptArgs()) },
   nativeToolCallFilterDecidePrompt: { call: nativeToolCallFilterDecidePrompt, params: ['ints', 'num', 'ints', 'ints', 'bytes', 'bytes', 'ints', 'ints', 'bytes', 'ints'], baseline: decidePromptArgs(), structured: decidePromptArgs },
   // Methods called on an object of another class: napi must refuse, never reinterpret.
   'wrong receivers': {
