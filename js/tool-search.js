@@ -279,13 +279,6 @@ function encodeCatalog(part) {
 }
 
 /**
- * Builds the static native catalog, rejecting ambiguous names (duplicates, reserved
- * meta-tool names; a key that is another tool's id only where the host rejects it, which
- * no released host does). The strings cross as one UTF-8 buffer; a value containing NUL
- * falls back to arrays. A large catalog is validated now (it throws here, as the host's
- * constructor does) and indexed off-thread: the result is then a promise.
- */
-/**
  * The shipped model for search.mode 'hybrid'. With search.embedder and no search.model, a
  * missing model package is no error: the embedder's vectors are the semantic side, and lexical
  * ranking the fallback.
@@ -299,6 +292,13 @@ function hybridModelFor(config) {
   }
 }
 
+/**
+ * Builds the static native catalog, rejecting ambiguous names (duplicates, reserved
+ * meta-tool names; a key that is another tool's id only where the host rejects it, which
+ * no released host does). The strings cross as one UTF-8 buffer; a value containing NUL
+ * falls back to arrays. A large catalog is validated now (it throws here, as the host's
+ * constructor does) and indexed off-thread: the result is then a promise.
+ */
 function buildStaticCatalog(jsPart, model) {
   const part = nativeStrings(jsPart);
   const acceptKeyConflicts = host.capabilities.toolKeyIdCollision === 'key-first';

@@ -111,12 +111,7 @@ impl NativeSkillIndex {
     /// mode) and `minScore`.
     #[napi(catch_unwind)]
     pub fn search(&self, query: String, top_k: f64, min_score: f64) -> NativeSkillHits {
-        let hits = self.inner.search(&query, top_k, min_score);
-        NativeSkillHits {
-            skills: Uint32Array::new(hits.iter().map(|h| h.skill).collect()),
-            sources: Uint32Array::new(hits.iter().map(|h| h.source).collect()),
-            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
-        }
+        skill_hits(&self.inner.search(&query, top_k, min_score))
     }
 
     /// What each of `skills` (hit indices) rests on for `query` in a hybrid index, for
@@ -144,12 +139,7 @@ impl NativeSkillIndex {
     #[napi(catch_unwind)]
     pub fn search_over(&self, query: String, vector: Float32Array, over: &NativeSemanticOverride, top_k: f64, min_score: f64) -> Result<NativeSkillHits> {
         let over = over.for_owner(&self.inner as *const SkillIndex as usize, &vector)?;
-        let hits = self.inner.search_with(&query, top_k, min_score, Some(over));
-        Ok(NativeSkillHits {
-            skills: Uint32Array::new(hits.iter().map(|h| h.skill).collect()),
-            sources: Uint32Array::new(hits.iter().map(|h| h.source).collect()),
-            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
-        })
+        Ok(skill_hits(&self.inner.search_with(&query, top_k, min_score, Some(over))))
     }
 
     /// Number of skills.
@@ -183,4 +173,12 @@ pub fn native_workspace_tokens(text: String) -> Vec<String> {
 pub fn native_skill_suggestions(requested: String, candidates: Vec<String>, limit: u32) -> Vec<u32> {
     let names: Vec<&str> = candidates.iter().map(String::as_str).collect();
     mastra_native_core::enhanced::suggest(&requested, &names, limit as usize)
+}
+
+fn skill_hits(hits: &[mastra_native_core::skill_search::SkillHit]) -> NativeSkillHits {
+    NativeSkillHits {
+        skills: Uint32Array::new(hits.iter().map(|h| h.skill).collect()),
+        sources: Uint32Array::new(hits.iter().map(|h| h.source).collect()),
+        scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
+    }
 }

@@ -206,6 +206,14 @@ pub(crate) fn check_weights(semantic_latin: f64, semantic_cjk: f64) -> Result<()
     Ok(())
 }
 
+fn search_hits(hits: &[mastra_native_core::catalog::Hit]) -> NativeSearchHits {
+    NativeSearchHits {
+        handles: Uint32Array::new(hits.iter().map(|h| h.handle).collect()),
+        doc_handles: Uint32Array::new(hits.iter().map(|h| h.doc_handle).collect()),
+        scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
+    }
+}
+
 fn evidence_hits(hits: Vec<(mastra_native_core::catalog::Hit, Option<mastra_native_core::catalog::Evidence>)>) -> NativeEvidenceHits {
     let evidence: Vec<_> = hits.iter().filter_map(|(_, e)| *e).collect();
     NativeEvidenceHits {
@@ -389,12 +397,7 @@ impl NativeToolCatalog {
     /// layer runs the filter and stops at `topK` allowed).
     #[napi(catch_unwind)]
     pub fn search(&self, query: String, top_k: u32, min_score: f64, inspect_all: bool) -> NativeSearchHits {
-        let hits = self.inner.search(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all });
-        NativeSearchHits {
-            handles: Uint32Array::new(hits.iter().map(|h| h.handle).collect()),
-            doc_handles: Uint32Array::new(hits.iter().map(|h| h.doc_handle).collect()),
-            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
-        }
+        search_hits(&self.inner.search(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all }))
     }
 
     /// [`Self::search`], each hit with its evidence (see [`NativeEvidenceHits`]).
@@ -424,12 +427,7 @@ impl NativeToolCatalog {
     #[napi(catch_unwind)]
     pub fn search_over(&self, query: String, vector: Float32Array, over: &NativeSemanticOverride, top_k: u32, min_score: f64, inspect_all: bool) -> Result<NativeSearchHits> {
         let over = over.for_catalog(&self.inner, &vector)?;
-        let hits = self.inner.search_with(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all }, Some(over));
-        Ok(NativeSearchHits {
-            handles: Uint32Array::new(hits.iter().map(|h| h.handle).collect()),
-            doc_handles: Uint32Array::new(hits.iter().map(|h| h.doc_handle).collect()),
-            scores: Float64Array::new(hits.iter().map(|h| h.score).collect()),
-        })
+        Ok(search_hits(&self.inner.search_with(&query, SearchParams { top_k: top_k as usize, min_score, inspect_all }, Some(over))))
     }
 
     /// The texts a user's embedder embeds for this catalog's documents, in order (empty
