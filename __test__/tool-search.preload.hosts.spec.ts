@@ -63,6 +63,26 @@ describe.each(HOST_VERSIONS)('preload on host @mastra/core %s', (version) => {
     expect(defs(ours.calls[0])).toEqual(defs(theirs.calls[0]));
   });
 
+  it.each(['search', 'load', 'active'])("a tool the filter denies in the '%s' phase is never preloaded or offered", async (phase) => {
+    const host = loadHost(version);
+    const events: any[] = [];
+    const ours = await runAgent(host, {
+      inputProcessors: () => [
+        new host.ours.ToolSearchProcessor({
+          tools: toolsOf(host),
+          search: { mode: 'hybrid' },
+          preload: { onPreload: (e: any) => events.push(e) },
+          filter: ({ toolName, phase: p }: any) => !(toolName === 'get_weather' && p === phase),
+        }),
+      ],
+      script: [{ text: 'ok' }],
+      turns: ['What is the weather forecast for Lisbon?'],
+    });
+    expect(ours.calls[0].tools).not.toContain('get_weather');
+    for (const e of events) expect(e.tools.map((t: any) => t.name)).not.toContain('get_weather');
+    for (const text of systemTexts(ours.calls[0].prompt as any[]).filter((t) => t.includes(PRELOAD_HEADER))) expect(text).not.toContain('get_weather');
+  });
+
   it("storage 'context' with LibSQL memory: held through the steps, and the next message keeps the first one's tool", async () => {
     const host = loadHost(version);
     const ours = await runAgent(host, {
