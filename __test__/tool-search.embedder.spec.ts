@@ -9,6 +9,7 @@ import { createTool } from '@mastra/core/tools';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { ToolSearchProcessor } from '../index.js';
@@ -183,5 +184,42 @@ describe('search.embedder', () => {
     expect(out.brokenStock).toEqual(out.enhancedStock);
     expect(out.warnings).toHaveLength(1);
     expect(out.warnings[0]).toContain('searching with the lexical ranking alone');
+  });
+});
+
+describe('search.embedder timing', () => {
+  // (the real bounds are 10 s and 30 s; shortened here through the module's TIMINGS)
+  const timings = createRequire(__filename)('../js/embedder.js').TIMINGS;
+  const saved = { ...timings };
+  afterEach(() => Object.assign(timings, saved));
+
+  it('only the first step waits (bounded) for a slow catalog; later steps go on; the vectors are used once in', async () => {
+    timings.catalogWaitMs = 100;
+    let slow = true;
+    const { model } = conceptEmbedder({ fault: (values) => (values.length > 1 && slow ? new Promise((r) => setTimeout(() => r(undefined), 0)).then(() => new Promise(() => {})) : undefined) });
+    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid', embedder: model } } as any);
+    const t0 = performance.now();
+    const first = await topNames(processor, 'zorblax');
+    const waited = performance.now() - t0;
+    expect(waited).toBeGreaterThanOrEqual(90);
+    expect(first[0]).not.toBe('get_weather');
+    const t1 = performance.now();
+    await topNames(processor, 'zorblax');
+    expect(performance.now() - t1).toBeLessThan(90);
+    processor.dispose();
+    // A catalog whose embedding failed is tried again once retryAfterMs passed.
+    slow = false;
+    timings.retryAfterMs = 50;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let failing = true;
+    const flaky = conceptEmbedder({ fault: (values) => (values.length > 1 && failing ? Promise.reject(new Error('catalog down')) : undefined) });
+    const retried = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid', embedder: flaky.model } } as any);
+    expect((await topNames(retried, 'zorblax'))[0]).not.toBe('get_weather');
+    failing = false;
+    expect((await topNames(retried, 'zorblax'))[0]).not.toBe('get_weather'); // within retryAfterMs: not yet
+    await new Promise((r) => setTimeout(r, 80));
+    expect((await topNames(retried, 'zorblax'))[0]).toBe('get_weather');
+    expect(warn.mock.calls.filter((c) => String(c[0]).includes('catalog down'))).toHaveLength(1);
+    retried.dispose();
   });
 });

@@ -14,12 +14,14 @@ const { decodeTexts } = require('./lossless.js');
 
 /** A query waits this long for its vector by default before the search goes on without it. */
 const DEFAULT_QUERY_TIMEOUT_MS = 400;
-/** The first step of a catalog waits at most this long for its vectors (they keep coming in the background). */
-const CATALOG_WAIT_MS = 10_000;
+/**
+ * The first step of a catalog waits at most `catalogWaitMs` for its vectors (they keep coming in
+ * the background); a failed catalog is tried again after `retryAfterMs`. Read through the exports
+ * (the specs shorten them).
+ */
+const TIMINGS = { catalogWaitMs: 10_000, retryAfterMs: 30_000 };
 /** One batch call may take this long. */
 const BATCH_TIMEOUT_MS = 30_000;
-/** A failed catalog embedding is tried again after this long. */
-const RETRY_AFTER_MS = 30_000;
 /** Texts cached per embedder (tool texts and queries), oldest dropped first. */
 const CACHE_LIMIT = 50_000;
 const QUERY_CACHE_LIMIT = 256;
@@ -153,14 +155,15 @@ class EmbedderSide {
   }
 
   /**
-   * Starts (once per catalog, again after a failure once RETRY_AFTER_MS passed) embedding a
-   * catalog's texts; the first step to start it waits for it at most CATALOG_WAIT_MS, later
+   * Starts (once per catalog, again after a failure once `retryAfterMs` passed) embedding a
+   * catalog's texts; the first step to start it waits for it at most `catalogWaitMs`, later
    * steps go on with the shipped vectors until it is in. `textsOf()`: the texts to embed, one
    * per document (default: the catalog's own `semanticTexts()`).
    */
   async prepare(native, textsOf) {
     let entry = this.catalogs.get(native);
-    if (entry?.override || (entry?.failedAt && performance.now() - entry.failedAt < RETRY_AFTER_MS)) return;
+    const { catalogWaitMs, retryAfterMs } = module.exports.TIMINGS;
+    if (entry?.override || (entry?.failedAt && performance.now() - entry.failedAt < retryAfterMs)) return;
     if (entry?.pending) return;
     entry = { pending: undefined, override: undefined, failedAt: undefined };
     entry.pending = this.#buildOverride(native, textsOf).then(
@@ -178,7 +181,7 @@ class EmbedderSide {
     this.catalogs.set(native, entry);
     let timer;
     const waited = new Promise((resolve) => {
-      timer = setTimeout(resolve, CATALOG_WAIT_MS);
+      timer = setTimeout(resolve, catalogWaitMs);
       timer.unref?.();
     });
     await Promise.race([entry.pending, waited]).finally(() => clearTimeout(timer));
@@ -210,4 +213,4 @@ class EmbedderSide {
   }
 }
 
-module.exports = { embedderOptionsOf, EmbedderSide, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS };
+module.exports = { embedderOptionsOf, EmbedderSide, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS, TIMINGS };
