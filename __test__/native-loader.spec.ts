@@ -17,7 +17,10 @@ const PLATFORMS = [
   'darwin-x64',
   'darwin-arm64',
   'win32-x64-msvc',
+  'win32-arm64-msvc',
 ];
+// The release also declares the WebAssembly build (installed only with npm's --cpu=wasm32).
+const WASM = 'mastra-native-processors-wasm32-wasi';
 const { nativeLoadError, SUPPORTED_PLATFORMS, detectLibc } = require('../js/native-error.js');
 
 let pkgDir: string;
@@ -28,7 +31,7 @@ beforeAll(() => {
   for (const f of ['index.js', 'index.mjs', 'index.d.ts', 'binding.js']) cpSync(join(root, f), join(pkgDir, f));
   // The manifest as released: with the platform packages as optionalDependencies.
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  manifest.optionalDependencies = Object.fromEntries(PLATFORMS.map((p) => [`mastra-native-processors-${p}`, manifest.version]));
+  manifest.optionalDependencies = Object.fromEntries([...PLATFORMS.map((p) => `mastra-native-processors-${p}`), WASM].map((name) => [name, manifest.version]));
   writeFileSync(join(pkgDir, 'package.json'), JSON.stringify(manifest, null, 2));
   cpSync(join(root, 'js'), join(pkgDir, 'js'), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(pkgDir, 'node_modules'), 'dir');
@@ -93,8 +96,8 @@ describe('native loader', () => {
       expect(o.message).toContain('npm run pack:release');
       expect(o.message).not.toContain('--omit=optional');
       expect(o.message).not.toMatch(/wasm32-wasi|\.wasi/);
-      // The released copy (above) lists no wasm attempts either: it has no wasm build.
-      expect(load(pkgDir).message).not.toMatch(/wasm32-wasi|\.wasi/);
+      // The released copy (above) declares the WebAssembly package: its attempt is listed.
+      expect(load(pkgDir).message).toContain(`Cannot find module '${WASM}'`);
     } finally {
       rmSync(packedBare, { recursive: true, force: true });
     }
@@ -165,22 +168,36 @@ describe('native loader', () => {
   it.each([
     ['freebsd-x64', 'freebsd x64'],
     ['linux-riscv64', 'linux riscv64'],
-    ['win32-arm64', 'win32 arm64'],
+    ['win32-ia32', 'win32 ia32'],
     ['linux-ia32', 'linux ia32'],
-  ])('unsupported platform %s: says so and lists the supported platforms', (fake, shown) => {
+  ])('unsupported platform %s: says so, lists the supported platforms and the WebAssembly build', (fake, shown) => {
     const o = load(pkgDir, { FAKE_PLATFORM: fake }, ['--require', join(pkgDir, 'fake-platform.cjs')]);
     expect(o.code).toBe('MASTRA_NATIVE_BINDING_NOT_FOUND');
     expect(o.message).toMatch(new RegExp(`no prebuilt native binary for this platform: ${shown}( \\((glibc|musl)\\))?, Node\\.js`));
     for (const p of PLATFORMS) expect(o.message).toContain(`  - ${p}`);
+    expect(o.message).toContain(`\`npm install --cpu=wasm32\` in your project adds ${WASM}`);
+    expect(o.message).toContain(`Cannot find module '${WASM}'`);
     expect(o.message).toContain('npm ci && npm run build');
     expect(o.cause).toContain('Cannot find native binding');
   });
 
   it('NAPI_RS_NATIVE_LIBRARY_PATH pointing nowhere: names the variable, even with a binary installed', () => {
-    const o = load(root, { NAPI_RS_NATIVE_LIBRARY_PATH: join(pkgDir, 'nowhere.node') });
-    expect(o.code).toBe('MASTRA_NATIVE_BINDING_NOT_FOUND');
-    expect(o.message).toContain(`NAPI_RS_NATIVE_LIBRARY_PATH=${join(pkgDir, 'nowhere.node')}`);
-    expect(o.message).toContain('Cannot find module');
+    // The package copy plus this checkout's built binary (not the checkout itself: a local
+    // WebAssembly build there, from npm run build:wasm, would be taken as the fallback).
+    const withBinary = mkdtempSync(join(tmpdir(), 'mnp-with-binary-'));
+    try {
+      cpSync(pkgDir, withBinary, { recursive: true, verbatimSymlinks: true });
+      const built = readdirSync(root).filter((f) => f.endsWith('.node'));
+      expect(built.length).toBeGreaterThan(0);
+      for (const f of built) cpSync(join(root, f), join(withBinary, f));
+      expect(load(withBinary).loaded).toEqual(['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisStore']);
+      const o = load(withBinary, { NAPI_RS_NATIVE_LIBRARY_PATH: join(pkgDir, 'nowhere.node') });
+      expect(o.code).toBe('MASTRA_NATIVE_BINDING_NOT_FOUND');
+      expect(o.message).toContain(`NAPI_RS_NATIVE_LIBRARY_PATH=${join(pkgDir, 'nowhere.node')}`);
+      expect(o.message).toContain('Cannot find module');
+    } finally {
+      rmSync(withBinary, { recursive: true, force: true });
+    }
   });
 
   it('message for each libc, and the Node.js version hint below 20.19', () => {
@@ -195,6 +212,9 @@ describe('native loader', () => {
     const mac = nativeLoadError(undefined, { platform: 'darwin', arch: 'arm64', nodeVersion: '24.1.0', overridePath: '' });
     expect(mac.message).toContain('(darwin arm64, Node.js 24.1.0)');
     expect(mac.message).toContain('mastra-native-processors-darwin-arm64');
+    const winArm = nativeLoadError(undefined, { platform: 'win32', arch: 'arm64', nodeVersion: '22.20.0', overridePath: '' });
+    expect(winArm.message).toContain('(win32 arm64, Node.js 22.20.0) could not be loaded');
+    expect(winArm.message).toContain('optional dependency mastra-native-processors-win32-arm64-msvc');
     expect(SUPPORTED_PLATFORMS.map((p: any) => p.platform)).toEqual(PLATFORMS);
   });
 });

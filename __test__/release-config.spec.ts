@@ -1,5 +1,5 @@
-// What the release publishes, checked without building: the seven platform packages in npm/, their
-// os/cpu/libc fields and versions, the main package's files (LICENSE, no .node) and engines, and the
+// What the release publishes, checked without building: the eight native platform packages and the
+// WebAssembly one in npm/, their os/cpu/libc fields and versions, the main package's files (LICENSE, no .node) and engines, and the
 // release-time optionalDependencies (never committed: npm ci could not lock unpublished packages),
 // and the model package (packages/model-multilingual): its own version inside the main package's
 // optional peer range, its tarball checked by pack:release, published by the release workflow.
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkModelPackage, inCaretRange, MODEL_FILES, packModel, packRelease, readTarGz } from '../scripts/pack-release.mjs';
 import { platformOf } from '../scripts/lib/tools.mjs';
+import { checkWasmManifest, WASM_FILES, WASM_RUNTIME } from '../scripts/build-wasm.mjs';
 
 const root = join(__dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -22,11 +23,14 @@ const expected = {
   'darwin-x64': { os: ['darwin'], cpu: ['x64'], target: 'x86_64-apple-darwin' },
   'darwin-arm64': { os: ['darwin'], cpu: ['arm64'], target: 'aarch64-apple-darwin' },
   'win32-x64-msvc': { os: ['win32'], cpu: ['x64'], target: 'x86_64-pc-windows-msvc' },
+  'win32-arm64-msvc': { os: ['win32'], cpu: ['arm64'], target: 'aarch64-pc-windows-msvc' },
 };
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
 
 describe('release configuration', () => {
-  it('napi targets are the seven supported platforms', () => {
-    expect(pkg.napi.targets).toEqual(Object.values(expected).map((e) => e.target));
+  it('napi targets are the eight native platforms and the WebAssembly build', () => {
+    expect(pkg.napi.targets).toEqual([...Object.values(expected).map((e) => e.target), 'wasm32-wasip1-threads']);
+    expect(pkg.napi.targets.map(platformOf)).toEqual([...Object.keys(expected), 'wasm32-wasi']);
   });
 
   it.each(Object.entries(expected))('npm/%s: name, version, os/cpu/libc, binary, engines', (platform, want) => {
@@ -40,6 +44,35 @@ describe('release configuration', () => {
     expect(sub.files).toEqual([`${pkg.name}.${platform}.node`]);
     expect(sub.engines).toEqual(pkg.engines);
     expect(sub.license).toBe('MIT');
+  });
+
+  it('npm/wasm32-wasi: the package napi-rs generates for wasm32-wasip1-threads, its runtime pinned to the tested versions', () => {
+    const sub = JSON.parse(readFileSync(join(root, 'npm', 'wasm32-wasi', 'package.json'), 'utf8'));
+    expect(sub.name).toBe(`${pkg.name}-wasm32-wasi`);
+    expect(sub.version).toBe(pkg.version);
+    // cpu wasm32 and no os: npm installs it only when asked (npm install --cpu=wasm32), on any OS
+    expect(sub.cpu).toEqual(['wasm32']);
+    expect(sub.os).toBeUndefined();
+    expect(sub.libc).toBeUndefined();
+    expect(sub.main).toBe(`${pkg.name}.wasi.cjs`);
+    expect(sub.types).toBe(`${pkg.name}.wasi.d.cts`);
+    expect(sub.browser).toBe(`${pkg.name}.wasi-browser.js`);
+    expect(sub.type).toBe('module');
+    expect(sub.files).toEqual(WASM_FILES);
+    expect(sub.files).toContain(`${pkg.name}.wasm32-wasi.wasm`);
+    // napi-rs restricts engines to the Node.js lines its WASI runtime supports
+    expect(sub.engines).toEqual({ node: '^20.19.0 || ^22.13.0 || >=23.5.0' });
+    expect(sub.license).toBe('MIT');
+    // its runtime: exactly what package-lock.json installs for this repository's tests
+    expect(Object.keys(sub.dependencies).sort()).toEqual([...WASM_RUNTIME].sort());
+    for (const dep of WASM_RUNTIME) {
+      expect(sub.dependencies[dep], dep).toBe(lock.packages[`node_modules/${dep}`].version);
+      expect(pkg.devDependencies[dep], dep).toBe(sub.dependencies[dep]);
+    }
+    expect(checkWasmManifest(pkg)).toEqual([]);
+    // and the check notices a drift
+    const drifted = { ...pkg, devDependencies: { ...pkg.devDependencies, '@napi-rs/wasm-runtime': '0.0.1' } };
+    expect(checkWasmManifest(drifted)).toEqual([expect.stringContaining('devDependencies @napi-rs/wasm-runtime@0.0.1')]);
   });
 
   it('the generated loader embeds the package version', () => {
@@ -99,7 +132,7 @@ describe('release configuration', () => {
   it('npm version bumps every package and the loader in step (scripts/version-sync.mjs)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mnp-version-'));
     try {
-      for (const f of ['package.json', 'binding.js', 'npm', 'scripts', 'packages/model-multilingual/package.json'])
+      for (const f of ['package.json', 'package-lock.json', 'binding.js', 'npm', 'scripts', 'packages/model-multilingual/package.json'])
         cpSync(join(root, f), join(dir, f), { recursive: true });
       symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
       const r = spawnSync('npm', ['version', '9.8.7-rc.1', '--no-git-tag-version'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
@@ -184,7 +217,9 @@ describe('model package release', () => {
       expect(main.peerDependenciesMeta[MODEL]).toEqual({ optional: true });
       // ... every platform package at this exact version, and nothing only this repository needs
       expect(main.optionalDependencies).toEqual(Object.fromEntries(pkg.napi.targets.map((t: string) => [`${pkg.name}-${platformOf(t)}`, pkg.version])));
-      expect(Object.keys(main.optionalDependencies)).toHaveLength(7);
+      expect(Object.keys(main.optionalDependencies)).toHaveLength(9);
+      expect(main.optionalDependencies[`${pkg.name}-wasm32-wasi`]).toBe(pkg.version);
+      expect(main.optionalDependencies[`${pkg.name}-win32-arm64-msvc`]).toBe(pkg.version);
       expect(main.scripts).toBeUndefined();
       expect(main.devDependencies).toBeUndefined();
     } finally {

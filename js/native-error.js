@@ -14,7 +14,10 @@ const SUPPORTED_PLATFORMS = [
   { platform: 'darwin-x64', os: 'darwin', arch: 'x64', libc: null, label: 'macOS x64 (Intel)' },
   { platform: 'darwin-arm64', os: 'darwin', arch: 'arm64', libc: null, label: 'macOS arm64 (Apple silicon)' },
   { platform: 'win32-x64-msvc', os: 'win32', arch: 'x64', libc: null, label: 'Windows x64' },
+  { platform: 'win32-arm64-msvc', os: 'win32', arch: 'arm64', libc: null, label: 'Windows arm64' },
 ];
+/** The WebAssembly build: any platform, installed on request (its npm `cpu` is wasm32). */
+const WASM_PACKAGE = `${PACKAGE}-wasm32-wasi`;
 
 const MIN_NODE = [20, 19, 0];
 
@@ -112,9 +115,12 @@ function nativeLoadError(cause, env = {}) {
       `${PACKAGE}: no prebuilt native binary for this platform: ${here}, Node.js ${nodeVersion}.`,
       `Supported platforms:`,
       list,
-      `On another platform, build the addon from source (needs Rust, https://rustup.rs): clone the`,
-      `repository and run \`npm ci && npm run build\`, then install that folder (npm install <path>),`,
-      `or point NAPI_RS_NATIVE_LIBRARY_PATH at the built .node file.`,
+      `On another platform, either:`,
+      `  - install the WebAssembly build, which runs anywhere Node.js runs (slower, see the README):`,
+      `    \`npm install --cpu=wasm32\` in your project adds ${WASM_PACKAGE}, which the loader then takes;`,
+      `  - or build the addon from source (needs Rust, https://rustup.rs): clone the repository and run`,
+      `    \`npm ci && npm run build\`, then install that folder (npm install <path>), or point`,
+      `    NAPI_RS_NATIVE_LIBRARY_PATH at the built .node file.`,
     );
   } else {
     const dep = `${PACKAGE}-${match.platform}`;
@@ -153,7 +159,7 @@ function nativeLoadError(cause, env = {}) {
     );
   }
   // napi's loader also tries a WebAssembly build; a package without one need not list those.
-  const hasWasm = Array.isArray(declared) && declared.some((name) => name.endsWith('-wasm32-wasi'));
+  const hasWasm = Array.isArray(declared) && declared.includes(WASM_PACKAGE);
   const attempts = causeMessages(cause).filter((m) => hasWasm || !/wasm32-wasi|\.wasi(\.cjs|-browser)?\b|wasi-runtime|NAPI_RS_FORCE_WASI/.test(m));
   if (attempts.length) lines.push('Load attempts:', ...attempts.map((m) => `  - ${m}`));
   const error = new Error(lines.join('\n'));

@@ -5,7 +5,8 @@
 //     package in package.json "napi.targets" (they are not committed: npm ci could not lock them
 //     before they are published);
 //   - one tarball per npm/<platform>/ package that holds a built binary (npm run build:artifacts,
-//     or the CI artifacts);
+//     or the CI artifacts), the WebAssembly package (npm/wasm32-wasi/) among them: its .wasm and
+//     the napi-generated loaders and workers;
 //   - the model package (packages/model-multilingual, for search.mode 'hybrid'), its contents checked:
 //     exactly the files it must ship, and model.bin with the sha256 model.json records.
 // Checks first that all versions agree (root, npm/*, and the version embedded in binding.js).
@@ -22,7 +23,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
-import { capture, log, pkg, platformOf, root } from './lib/tools.mjs';
+import { binaryOf, capture, log, pkg, platformOf, root } from './lib/tools.mjs';
+import { checkWasmManifest, WASM_FILES, WASM_PLATFORM } from './build-wasm.mjs';
 
 export const releaseDir = join(root, 'release');
 export const modelDir = join(root, 'packages', 'model-multilingual');
@@ -49,6 +51,7 @@ export function checkVersions(p = pkg()) {
     const sub = JSON.parse(readFileSync(file, 'utf8'));
     if (sub.name !== `${p.name}-${platform}`) problems.push(`npm/${platform}: name ${sub.name}`);
     if (sub.version !== p.version) problems.push(`npm/${platform}: version ${sub.version}, package.json says ${p.version} (npm run version:sync)`);
+    if (platform === WASM_PLATFORM) problems.push(...checkWasmManifest(p));
   }
   const loader = readFileSync(join(root, 'binding.js'), 'utf8');
   const embedded = [...loader.matchAll(/bindingPackageVersion !== '([^']+)'/g)].map((m) => m[1]);
@@ -138,7 +141,7 @@ export function packRelease({ quiet = false, all = false, dest = releaseDir } = 
   const p = pkg();
   checkVersions(p);
   if (all) {
-    const missing = p.napi.targets.map(platformOf).filter((pl) => !existsSync(join(root, 'npm', pl, `${p.name}.${pl}.node`)));
+    const missing = p.napi.targets.map(platformOf).filter((pl) => !existsSync(join(root, 'npm', pl, binaryOf(p.name, pl))));
     if (missing.length) throw new Error(`no binary in npm/ for ${missing.join(', ')}`);
   }
   mkdirSync(dest, { recursive: true });
@@ -171,13 +174,15 @@ export function packRelease({ quiet = false, all = false, dest = releaseDir } = 
     for (const t of p.napi.targets) {
       const platform = platformOf(t);
       const dir = join(root, 'npm', platform);
-      const binary = `${p.name}.${platform}.node`;
+      const binary = binaryOf(p.name, platform);
       if (!existsSync(join(dir, binary))) {
         written.push({ file: `(skipped ${p.name}-${platform})`, what: 'no binary built here' });
         continue;
       }
       const sub = npmPack(dir, dest);
-      if (!sub.files.some((f) => f.path === binary)) throw new Error(`${sub.filename} lacks ${binary}`);
+      const needed = platform === WASM_PLATFORM ? WASM_FILES : [binary];
+      const lacking = needed.filter((file) => !sub.files.some((f) => f.path === file));
+      if (lacking.length) throw new Error(`${sub.filename} lacks ${lacking.join(', ')}`);
       written.push({ file: sub.filename, size: sub.size, files: sub.files.length, what: platform });
     }
 

@@ -113,7 +113,14 @@ export function platformOf(triple) {
     'x86_64-apple-darwin': 'darwin-x64',
     'aarch64-apple-darwin': 'darwin-arm64',
     'x86_64-pc-windows-msvc': 'win32-x64-msvc',
+    'aarch64-pc-windows-msvc': 'win32-arm64-msvc',
+    'wasm32-wasip1-threads': 'wasm32-wasi',
   };
   if (!map[t]) throw new Error('unknown target ' + triple);
   return map[t];
+}
+
+/** The file a platform package ships its addon in: a .node, or the .wasm of the WebAssembly package. */
+export function binaryOf(name, platform) {
+  return platform.startsWith('wasm32-') ? `${name}.${platform}.wasm` : `${name}.${platform}.node`;
 }
