@@ -2,17 +2,21 @@
 // Reproducible release builds of the native addon for Linux, from any x64 Linux machine with rustup:
 // cargo-zigbuild + zig (PyPI, into .tools/zig) link every Linux target with zig's libc, the gnu
 // targets pinned to glibc 2.17 so they load on every maintained glibc distro. Each binary lands in its
-// npm/<platform>/ package folder.
+// npm/<platform>/ package folder. The WebAssembly package (wasm32-wasip1-threads, npm/wasm32-wasi/)
+// is built too, by scripts/build-wasm.mjs (no zig: rustc and napi-rs's emnapi link it).
 //
-//   npm run build:artifacts                      # the four Linux targets
+//   npm run build:artifacts                      # the four Linux targets and the WebAssembly package
 //   npm run build:artifacts -- --darwin          # + compile/link check of both macOS targets with zig
+//   npm run build:artifacts -- --no-wasm         # without the WebAssembly package
 //   npm run build:artifacts -- --target aarch64-unknown-linux-musl
+//   npm run build:artifacts -- --target wasm32-wasip1-threads   # only the WebAssembly package
 //
-// Windows (MSVC) binaries are built on a Windows runner only (.github/workflows/release.yml).
+// Windows (MSVC, x64 and arm64) binaries are built on Windows runners only (.github/workflows/release.yml).
 import { copyFileSync, existsSync, mkdirSync, writeFileSync, chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureRustTargets, ensureVenv, log, platformOf, root, run, toolsDir } from './lib/tools.mjs';
 import { glibcRequirement } from './lib/elf.mjs';
+import { buildWasm, WASM_TARGET } from './build-wasm.mjs';
 
 export const LINUX_TARGETS = [
   'x86_64-unknown-linux-gnu.2.17',
@@ -26,12 +30,14 @@ export const ZIG_REQUIREMENTS = ['cargo-zigbuild==0.24.1', 'ziglang==0.17.1'];
 function parseArgs(argv) {
   const targets = [];
   let darwin = false;
+  let wasm = true;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--darwin') darwin = true;
+    else if (argv[i] === '--no-wasm') wasm = false;
     else if (argv[i] === '--target') targets.push(argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
-  return { targets: targets.length ? targets : [...LINUX_TARGETS, ...(darwin ? DARWIN_TARGETS : [])] };
+  return { targets: targets.length ? targets : [...LINUX_TARGETS, ...(darwin ? DARWIN_TARGETS : []), ...(wasm ? [WASM_TARGET] : [])] };
 }
 
 /** PATH with zig (a shim around the PyPI ziglang module) and cargo-zigbuild first. */
@@ -46,11 +52,19 @@ export function zigEnv() {
 }
 
 function main() {
-  const { targets } = parseArgs(process.argv.slice(2));
+  const { targets: all } = parseArgs(process.argv.slice(2));
+  const results = [];
+  const targets = all.filter((t) => t !== WASM_TARGET);
+  if (targets.length) crossBuild(targets, results);
+  if (all.includes(WASM_TARGET)) results.push(buildWasm());
+  log('built:');
+  for (const r of results) log('  ' + r);
+}
+
+function crossBuild(targets, results) {
   ensureRustTargets([...new Set(targets.map((t) => t.split('.')[0]))]);
   const env = { ...zigEnv(), CARGO_TARGET_DIR: join(root, 'target', 'cross') };
   const napi = join(root, 'node_modules', '.bin', 'napi');
-  const results = [];
   for (const target of targets) {
     const platform = platformOf(target);
     const out = join(root, 'target', 'cross', 'out', platform);
@@ -79,8 +93,6 @@ function main() {
     }
     results.push(`${platform}: npm/${platform}/${file} (${statSync(dest).size} bytes${note}, ${seconds} s)`);
   }
-  log('built:');
-  for (const r of results) log('  ' + r);
 }
 
 export function compareVersions(a, b) {
