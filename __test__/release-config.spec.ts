@@ -275,9 +275,9 @@ describe('model package release', () => {
     expect(at('- name: Publish the model package')).toBeLessThan(at('npx napi prepublish -t npm'));
   });
 
-  it('test:artifacts installs the model package and runs the hybrid smoke in the x64-gnu and host scenarios', () => {
+  it('test:artifacts installs the model package and runs the hybrid smoke in the x64-gnu, host and wasm32-wasi scenarios', () => {
     const script = readFileSync(join(root, 'scripts', 'test-artifacts.mjs'), 'utf8');
-    for (const fn of ['function testX64Gnu(', 'function testHost(']) {
+    for (const fn of ['function testX64Gnu(', 'function testHost(', 'function testWasm(']) {
       const body = script.slice(script.indexOf(fn), script.indexOf('\n}\n', script.indexOf(fn)));
       expect(body, fn).toContain('testHybrid(dir, env,');
     }

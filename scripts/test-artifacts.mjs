@@ -20,7 +20,11 @@
 //      is published on npm) in a chroot whose only libc is musl 1.2.5 and whose /usr/bin/ldd is
 //      Alpine's, where npm itself picks the musl package and the loader the musl binary (with the gnu
 //      package placed beside it);
-//    - linux arm64 musl: the same with the arm64 musl Node wheel and musl, under qemu-aarch64-static.
+//    - linux arm64 musl: the same with the arm64 musl Node wheel and musl, under qemu-aarch64-static;
+//    - wasm32-wasi: `npm install --cpu=wasm32`, as on a platform with no native binary: npm installs
+//      the WebAssembly package (and its runtime) and no native one, and the loader falls back to it
+//      by itself; the smoke runs again with NAPI_RS_FORCE_WASI=error (WebAssembly or nothing), and
+//      the hybrid smoke runs on it too.
 // 5. search.mode 'hybrid' (x64-gnu and --host): without the model package a real ToolSearchProcessor
 //    refuses with the error naming it; after `npm install mastra-native-processors-model-multilingual`
 //    from the local registry, Chinese, Japanese, Korean and paraphrased English requests find the
@@ -29,14 +33,16 @@
 // Needs Linux x64, root, apt (installs qemu-user-static; Debian's arm64 libc and musl 1.2.5 packages
 // are downloaded with a private apt configuration and unpacked under .tools/, not installed), python3
 // with pip, and network access to the npm registry, PyPI and Debian's archive. Options:
-//   --only x64-gnu,x64-gnu-glibc2.31,arm64-gnu,x64-musl,arm64-musl   run a subset (default: all)
+//   --only x64-gnu,x64-gnu-glibc2.31,arm64-gnu,x64-musl,arm64-musl,wasm32-wasi   run a subset (default: all)
 //   --keep   keep the temporary folders
 //   --host   only this machine's own platform, with the Node.js running the script (CI runs this on
 //            each platform: macOS, Windows, Alpine, arm64 runners)
+//   --wasm   with --host: the wasm32-wasi case instead, on this machine (CI runs it on Linux, macOS
+//            and Windows runners)
 //   --runtime bun|deno|<path>   with --host: run the smokes with that runtime instead of Node.js
 //            (npm still installs; Deno runs them with `deno run -A`)
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -55,6 +61,7 @@ const ZOD = '4.1.12';
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 const hostMode = args.includes('--host');
+const wasmMode = args.includes('--wasm');
 const runtime = args.includes('--runtime') ? args[args.indexOf('--runtime') + 1] : undefined;
 
 /** The command that runs a smoke script: Node.js, or the `--runtime` given. */
@@ -63,7 +70,7 @@ function smokeCommand(script) {
   if (/(^|[\\/])deno(\.exe)?$/.test(runtime)) return [runtime, ['run', '-A', script]];
   return [runtime, [script]];
 }
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'x64-gnu-glibc2.31', 'arm64-gnu', 'x64-musl', 'arm64-musl'];
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['x64-gnu', 'x64-gnu-glibc2.31', 'arm64-gnu', 'x64-musl', 'arm64-musl', 'wasm32-wasi'];
 const p = pkg();
 const modelPackage = checkModelPackage(p);
 const work = mkdtempSync(join(tmpdir(), 'mnp-artifacts-'));
@@ -213,6 +220,7 @@ function checkSmoke(name, out, { arch, platform, libc }) {
   check(r.offered[0].join() === 'load_tool,search_tools', `${name}: step 1 offered ${r.offered[0]}`);
   check(r.offered[2].includes('get_weather'), `${name}: get_weather not offered after load_tool`);
   check(r.arch === arch, `${name}: ran as ${r.arch}`);
+  check(r.bindingTarget === 'native' && r.wasiLoaders.length === 0, `${name}: the loader took ${r.bindingTarget} (${r.wasiLoaders})`);
   const expected = `${p.name}-${platform}/${p.name}.${platform}.node`;
   r.nativeFiles = r.nativeFiles.map((f) => f.replace(/\\/g, '/'));
   check(r.nativeFiles.length === 1 && r.nativeFiles[0].endsWith(expected), `${name}: loaded ${r.nativeFiles.join(', ')}, expected …/${expected}`);
@@ -279,7 +287,7 @@ function runHybridSmoke(dir, env, name) {
 }
 
 /** search.mode 'hybrid' in an installed project: the clear error without the model package, then real searches with it. */
-function testHybrid(dir, env, name) {
+function testHybrid(dir, env, name, installArgs = []) {
   const without = runHybridSmoke(dir, env, name);
   check(without.modelResolved === null, `${name}: ${modelPackage.name} resolves before it is installed (${without.modelResolved})`);
   const message = without.constructError?.message ?? '';
@@ -288,7 +296,7 @@ function testHybrid(dir, env, name) {
   ok(`${name} hybrid without the model`, `ToolSearchProcessor throws ${without.constructError.name}: ${message}`);
 
   // The exact version pack:release checked (inside the main package's optional peer range), from the local registry.
-  const secs = npmInstall(dir, [`${modelPackage.name}@${modelPackage.version}`], env);
+  const secs = npmInstall(dir, [`${modelPackage.name}@${modelPackage.version}`, ...installArgs], env);
   const s = runHybridSmoke(dir, env, name);
   check(s.constructError === null, `${name}: hybrid with the model package failed: ${JSON.stringify(s.constructError)}`);
   check(s.modelResolved?.replace(/\\/g, '/').includes(`/node_modules/${modelPackage.name}/`), `${name}: model resolved at ${s.modelResolved}`);
@@ -456,6 +464,49 @@ function testMusl(registry, arch) {
   ok(`linux ${arch} musl${arch === 'arm64' ? ' (qemu)' : ''}`, `npm ${npmVersion} under musl${arch === 'arm64' ? ' and qemu-aarch64' : ''} installed ${pkgs} in ${secs} s${existsSync(gnuTgz) ? ` (linux-${arch}-gnu package added beside it)` : ''}; Node ${s.node} ${s.arch} (musl: ${s.libcObjects.join(', ')}): agent answered "${s.text}", loader picked ${s.nativeFiles[0].replace('/app/', '<project>/')}`);
 }
 
+/** A smoke run on the WebAssembly build: no .node loaded anywhere, the installed package's loader taken. */
+function checkWasmSmoke(name, out) {
+  const line = out.trim().split('\n').pop();
+  const r = JSON.parse(line);
+  check(r.text === 'Lisbon: 18 C, light rain', `${name}: unexpected answer ${JSON.stringify(r.text)}`);
+  check(r.offered[0].join() === 'load_tool,search_tools', `${name}: step 1 offered ${r.offered[0]}`);
+  check(r.offered[2].includes('get_weather'), `${name}: get_weather not offered after load_tool`);
+  check(r.bindingTarget === 'wasm32-wasi', `${name}: the loader took ${r.bindingTarget}, not the WebAssembly build`);
+  check(r.nativeFiles.length === 0, `${name}: a native binary was loaded too: ${r.nativeFiles}`);
+  const expected = `${p.name}-wasm32-wasi/${p.name}.wasi.cjs`;
+  r.wasiLoaders = r.wasiLoaders.map((f) => f.replace(/\\/g, '/'));
+  check(r.wasiLoaders.length === 1 && r.wasiLoaders[0].endsWith(expected), `${name}: ran ${r.wasiLoaders.join(', ')}, expected …/${expected}`);
+  return r;
+}
+
+/**
+ * The WebAssembly package installed as on a platform without a native binary: `npm install
+ * --cpu=wasm32` skips every native package (their cpu is x64/arm64) and installs the one whose cpu
+ * is wasm32. The loader finds no native binary and takes it without being told; with
+ * NAPI_RS_FORCE_WASI=error it must take it (or fail). No Rust on PATH.
+ */
+function testWasm(registry, env) {
+  const name = 'wasm32-wasi';
+  const dir = makeProject(name, registry.url);
+  const cpu = ['--cpu=wasm32'];
+  const secs = npmInstall(dir, cpu, env);
+  const pkgs = installedPlatformPackages(dir);
+  check(pkgs.join() === `${p.name}-wasm32-wasi`, `npm install --cpu=wasm32 installed platform packages: ${pkgs}`);
+  const runtimeVersion = JSON.parse(readFileSync(join(dir, 'node_modules', '@napi-rs', 'wasm-runtime', 'package.json'), 'utf8')).version;
+  const { NAPI_RS_FORCE_WASI, NAPI_RS_WASI_FLAVOR, ...plain } = env;
+  const runs = [];
+  for (const [label, runEnv] of [['fallback', plain], ['NAPI_RS_FORCE_WASI=error', { ...plain, NAPI_RS_FORCE_WASI: 'error' }]]) {
+    const t0 = Date.now();
+    const r = spawnSync(...smokeCommand('agent-smoke.mjs'), { cwd: dir, env: runEnv, encoding: 'utf8', timeout: 300_000 });
+    check(r.status === 0, `${name} smoke (${label}) failed:\n${r.stdout}\n${r.stderr}`);
+    const s = checkWasmSmoke(`${name} (${label})`, r.stdout);
+    runs.push(`${label}: agent answered "${s.text}" in ${((Date.now() - t0) / 1000).toFixed(1)} s, loaded ${s.wasiLoaders[0].replace(dir.replace(/\\/g, '/'), '<project>')}`);
+  }
+  const wasm = join(dir, 'node_modules', `${p.name}-wasm32-wasi`, `${p.name}.wasm32-wasi.wasm`);
+  ok(`wasm32-wasi (${process.platform} ${process.arch})`, `npm install --cpu=wasm32 in ${secs} s installed ${pkgs} (${(statSync(wasm).size / 1e6).toFixed(2)} MB .wasm, @napi-rs/wasm-runtime ${runtimeVersion}) and no native package; ${runtime ? runtime : `Node ${process.version}`}, no .node loaded; ${runs.join('; ')}`);
+  testHybrid(dir, env, name, cpu);
+}
+
 /** Removes the work folder, unless something is still mounted inside it (never delete through a mount). */
 function cleanUp() {
   const mounts = process.platform === 'linux' ? readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] || '') : [];
@@ -476,19 +527,21 @@ async function main() {
     'arm64-gnu': 'linux-arm64-gnu',
     'x64-musl': 'linux-x64-musl',
     'arm64-musl': 'linux-arm64-musl',
+    'wasm32-wasi': 'wasm32-wasi',
   };
   for (const k of only) check(keys[k], `unknown --only entry ${k} (one of ${Object.keys(keys).join(', ')})`);
-  checkBinaries(hostMode ? [hostPlatform().platform] : [...new Set(only.map((k) => keys[k]))]);
+  checkBinaries(hostMode ? [wasmMode ? 'wasm32-wasi' : hostPlatform().platform] : [...new Set(only.map((k) => keys[k]))]);
   const registry = await startRegistry();
   try {
     await publishAll(registry);
     const env = pathWithoutRust();
-    if (hostMode) testHost(registry, env);
+    if (hostMode) (wasmMode ? testWasm : testHost)(registry, env);
     else if (only.includes('x64-gnu')) testX64Gnu(registry, env);
     if (!hostMode && only.includes('x64-gnu-glibc2.31')) testX64GnuOldGlibc(registry, env);
     if (!hostMode && only.includes('arm64-gnu')) testArm64Gnu(registry, env);
     if (!hostMode && only.includes('x64-musl')) testMusl(registry, 'x64');
     if (!hostMode && only.includes('arm64-musl')) testMusl(registry, 'arm64');
+    if (!hostMode && only.includes('wasm32-wasi')) testWasm(registry, env);
   } finally {
     stopRegistry();
   }

@@ -1,7 +1,7 @@
 // Runs inside a fresh project that installed mastra-native-processors from the local registry:
 // a real Mastra Agent (scripted model, no network) searches a tool catalog, loads the best match and
 // uses it, with ToolCallFilter in the same pipeline. Prints one JSON line: what ran and which native
-// binary the process actually loaded.
+// binary (or WebAssembly build) the process actually loaded.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Agent } from '@mastra/core/agent';
@@ -52,6 +52,10 @@ toolSearch.dispose();
 const { objects, glibcRuntime } = loadedLibraries();
 const nativeFiles = objects.filter((f) => f.endsWith('.node'));
 const entry = require.resolve('mastra-native-processors');
+// What the package's generated loader (binding.js, already loaded: the same module instance) took:
+// 'native' or 'wasm32-wasi'; and the WebAssembly loaders this process ran, if any.
+const bindingTarget = createRequire(entry)('./binding.js').__napiBindingTarget;
+const wasiLoaders = Object.keys(require.cache ?? {}).filter((f) => f.endsWith('.wasi.cjs'));
 console.log(
   JSON.stringify({
     node: process.version,
@@ -61,6 +65,8 @@ console.log(
     libcObjects: objects.filter((f) => /ld-musl|libc\.musl|libc\.so/.test(f)),
     entry,
     nativeFiles,
+    bindingTarget,
+    wasiLoaders,
     offered,
     text: result.text,
   }),
