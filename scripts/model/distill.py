@@ -31,7 +31,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 CACHE = os.path.join(REPO, ".tools", "distill-cache")
 OUT_DIR = os.path.join(REPO, "packages", "model-multilingual")
 MAGIC = b"MNPSEMB1"
-FLAG_LOWERCASE, FLAG_NFKC, FLAG_META, FLAG_SCRIPT_MEANS = 1, 2, 4, 8
+FLAG_LOWERCASE, FLAG_NFKC, FLAG_META, FLAG_SCRIPT_MEANS, FLAG_LATIN_TAIL = 1, 2, 4, 8, 16
 BATCH = 250
 
 # Final choices (tuned on dev data with evaluate.py; see README.md).
@@ -135,17 +135,22 @@ class Student:
         self.scales = np.asarray(scales, dtype=np.float32)
         self.vectors = np.asarray(vectors, dtype=np.int8)
         self.dim = self.vectors.shape[1]
+        self.latin_tail = 0  # trailing dimensions only Latin-script text keeps (write_model)
         self.tok = Unigram(pieces, scores, unk_id, lowercase=bool(flags & FLAG_LOWERCASE), nfkc=bool(flags & FLAG_NFKC))
 
     def rows(self, ids):
         return self.vectors[ids].astype(np.float32) * self.scales[ids, None]
 
-    def embed(self, texts):
+    def embed(self, texts, latin=True):
+        """Uncentred unit sentence vectors; `latin=False`: texts in another script, which lose
+        the Latin-only tail."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for k, t in enumerate(texts):
             ids = self.tok.encode(t)
             if ids:
                 out[k] = self.rows(ids).mean(axis=0)
+        if not latin and self.latin_tail:
+            out[:, self.dim - self.latin_tail :] = 0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms > 0, norms, 1.0)
 
@@ -177,10 +182,16 @@ class Student:
                 pos += 1 + ln
                 means.append((name, np.frombuffer(buf, dtype="<f4", count=dim, offset=pos).copy()))
                 pos += 4 * dim
+        latin_tail = 0
+        if flags & FLAG_LATIN_TAIL:
+            (latin_tail,) = struct.unpack_from("<I", buf, pos)
+            pos += 4
         if pos != len(buf):
             raise ValueError(f"{path}: {len(buf) - pos} trailing bytes")
         # (embed() here gives the uncentred sentence vectors, which the means are made from)
-        return cls(pieces, scores, unk_id, flags & ~FLAG_SCRIPT_MEANS, scales, vectors, means)
+        student = cls(pieces, scores, unk_id, flags & ~(FLAG_SCRIPT_MEANS | FLAG_LATIN_TAIL), scales, vectors, means)
+        student.latin_tail = latin_tail
+        return student
 
 
 def assemble(teacher, ids, rows):
@@ -201,11 +212,12 @@ def assemble(teacher, ids, rows):
     return Student(pieces, scores, 0, flags, scales, q)
 
 
-def write_model(student, out_dir, meta, means=()):
+def write_model(student, out_dir, meta, means=(), latin_tail=0):
     """model.bin (with the per-script means section and flag bit3 when `means` are given:
-    [(name, float vector)]) and model.json (meta + sha256)."""
+    [(name, float vector)]; with flag bit4 and the count when the last `latin_tail`
+    dimensions are for Latin-script text only) and model.json (meta + sha256)."""
     os.makedirs(out_dir, exist_ok=True)
-    flags = student.flags | (FLAG_SCRIPT_MEANS if means else 0)
+    flags = student.flags | (FLAG_SCRIPT_MEANS if means else 0) | (FLAG_LATIN_TAIL if latin_tail else 0)
     parts = [MAGIC, struct.pack("<4I", student.dim, len(student.pieces), student.unk_id, flags)]
     for p, sc in zip(student.pieces, student.scores):
         b = p.encode("utf-8")
@@ -217,6 +229,8 @@ def write_model(student, out_dir, meta, means=()):
         for name, vec in means:
             b = name.encode("utf-8")
             parts.append(struct.pack("<B", len(b)) + b + np.asarray(vec, dtype="<f4").tobytes())
+    if latin_tail:
+        parts.append(struct.pack("<I", latin_tail))
     data = b"".join(parts)
     with open(os.path.join(out_dir, "model.bin"), "wb") as f:
         f.write(data)

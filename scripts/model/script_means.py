@@ -84,7 +84,7 @@ def script_means(student, cache, log=print):
     means, sizes = [], {}
     for name, lang in SCRIPTS:
         texts = corpus(path, lang)
-        vecs = student.embed(texts)
+        vecs = student.embed(texts, latin=name == "latin")
         vecs = vecs[np.linalg.norm(vecs, axis=1) > 0]
         means.append((name, vecs.mean(axis=0).astype(np.float32)))
         sizes[name] = len(vecs)

@@ -143,6 +143,17 @@ impl DocVectors {
         self.rows.len() + self.scales.len() * 4
     }
 
+    /// Per row: 1 / the norm of its first `head` values (0 for a row with none).
+    pub fn inverse_head_norms(&self, head: usize) -> Vec<f32> {
+        (0..self.len())
+            .map(|i| {
+                let row = &self.rows[i * self.dim..i * self.dim + head];
+                let norm = self.scales[i] * row.iter().map(|&x| f32::from(x) * f32::from(x)).sum::<f32>().sqrt();
+                if norm > 0.0 { 1.0 / norm } else { 0.0 }
+            })
+            .collect()
+    }
+
     /// Quantizes a unit query vector for [`Self::cosines`].
     pub fn query(&self, v: &[f32]) -> QuantizedQuery {
         let mut values = Vec::with_capacity(self.dim);
@@ -367,6 +378,13 @@ pub struct SemanticDocs {
     /// Per document: its crowding (see [`DocVectors::crowding`]); a query's fusion says
     /// how much of it to take off the document's cosine.
     crowding: Vec<f32>,
+    /// With a model whose last dimensions are Latin-only ([`StaticModel::latin_tail`]): that
+    /// tail's length, and per document 1 / the norm of its vector without the tail. A text
+    /// and a document of which one is not Latin are compared on the shared dimensions alone
+    /// (the cosine of the heads): otherwise an English document's tail would lower its
+    /// cosine with every request in another language.
+    tail: usize,
+    inverse_head_norms: Vec<f32>,
 }
 
 impl SemanticDocs {
@@ -376,9 +394,40 @@ impl SemanticDocs {
     }
 
     fn with_model(model: Option<Arc<StaticModel>>, vectors: DocVectors, scripts: Vec<Script>) -> Self {
+        let tail = model.as_ref().map_or(0, |m| m.latin_tail()).min(vectors.dim());
+        Self::with_tail(model, vectors, scripts, tail)
+    }
+
+    /// `tail`: the model's Latin-only tail when `vectors` are the model's, else 0.
+    fn with_tail(model: Option<Arc<StaticModel>>, vectors: DocVectors, scripts: Vec<Script>, tail: usize) -> Self {
         let cjk: Vec<bool> = scripts.iter().map(|&s| s != Script::Latin).collect();
         let crowding = vectors.crowding(CROWDING_NEIGHBOURS, CROWDING_POOL, &cjk);
-        Self { model, vectors, cjk, scripts, crowding }
+        let inverse_head_norms = if tail == 0 { Vec::new() } else { vectors.inverse_head_norms(vectors.dim() - tail) };
+        Self { model, vectors, cjk, scripts, crowding, tail, inverse_head_norms }
+    }
+
+    /// The factor turning the full cosine of a query (of `script`, with vector `v`) with
+    /// each document into the one [`Self::top`] ranks by: 1 when both are Latin or the model
+    /// has no tail, else the cosine of the heads (see `tail`). None when no factor applies.
+    fn head_factors(&self, v: &[f32], script: Script) -> Option<Vec<f32>> {
+        if self.tail == 0 {
+            return None;
+        }
+        let head = v.len() - self.tail;
+        let query_head = v[..head].iter().map(|x| x * x).sum::<f32>().sqrt();
+        let inverse_query = if query_head > 0.0 { 1.0 / query_head } else { 0.0 };
+        let latin = script == Script::Latin;
+        Some(
+            self.scripts
+                .iter()
+                .zip(&self.inverse_head_norms)
+                .map(|(&doc, &inverse_doc)| match (latin, doc == Script::Latin) {
+                    (true, true) => 1.0,
+                    (true, false) => inverse_query,
+                    (false, _) => inverse_doc,
+                })
+                .collect(),
+        )
     }
 
     /// Documents from a user's vectors alone (no shipped model): `rows` one per document of
@@ -393,8 +442,13 @@ impl SemanticDocs {
         let Some(model) = self.model.as_ref().filter(|_| !self.vectors.is_empty()) else {
             return vec![0.0; rows.len()];
         };
-        let q = self.vectors.query(&model.embed_as(query, Script::of(query)));
-        rows.iter().map(|&r| self.vectors.cosine_at(&q, r as usize)).collect()
+        let script = Script::of(query);
+        let v = model.embed_as(query, script);
+        let factors = self.head_factors(&v, script);
+        let q = self.vectors.query(&v);
+        rows.iter()
+            .map(|&r| self.vectors.cosine_at(&q, r as usize) * factors.as_ref().map_or(1.0, |f| f.get(r as usize).copied().unwrap_or(1.0)))
+            .collect()
     }
 
     /// The `k` documents closest to `query`, best first, with their similarity: the
@@ -426,6 +480,11 @@ impl SemanticDocs {
         let crowding = fusion.crowding(query);
         let same_script = fusion.same_script as f32;
         let mut values = self.vectors.cosines(&self.vectors.query(v));
+        if let Some(factors) = self.head_factors(v, script) {
+            for (c, f) in values.iter_mut().zip(factors) {
+                *c *= f;
+            }
+        }
         for ((c, &crowded), &doc_script) in values.iter_mut().zip(&self.crowding).zip(&self.scripts) {
             let bonus = if doc_script == script { same_script } else { 0.0 };
             // (NaN is never selected)
@@ -439,7 +498,7 @@ impl SemanticDocs {
     /// fit or hold a non-finite value.
     pub fn with_rows(&self, rows: &[f32], dim: usize) -> Option<SemanticDocs> {
         let vectors = rows_to_vectors(rows, dim, self.vectors.len())?;
-        Some(SemanticDocs::with_model(self.model.clone(), vectors, self.scripts.clone()))
+        Some(SemanticDocs::with_tail(self.model.clone(), vectors, self.scripts.clone(), 0))
     }
 }
 

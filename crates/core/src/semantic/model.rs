@@ -5,7 +5,9 @@
 //! UTF-8 bytes, f32 unigram score), `vocab` f32 row scales, and `vocab × dim` i8 values.
 //! Token `i`'s vector is `scales[i] * vectors[i]`. With flag bit3, per-script mean sentence
 //! vectors follow: u32 count, then per mean a u8 name length, the name (`latin`, `zh-Hans`,
-//! `zh-Hant`, `ja`, `ko`; others are skipped) and `dim` f32 values.
+//! `zh-Hant`, `ja`, `ko`; others are skipped) and `dim` f32 values. With flag bit4, a u32
+//! `latin_tail` follows: the last `latin_tail` dimensions carry an English-only signal, and a
+//! text in any other script has them zeroed (see [`StaticModel::finish`]).
 
 use std::borrow::Cow;
 
@@ -19,6 +21,8 @@ const FLAG_NFKC: u32 = 2;
 const FLAG_WORD_MARKER: u32 = 4;
 /// bit3: per-script mean sentence vectors follow the rows (see [`Script`]).
 const FLAG_SCRIPT_MEANS: u32 = 8;
+/// bit4: the last `latin_tail` dimensions are for Latin-script text only.
+const FLAG_LATIN_TAIL: u32 = 16;
 const WORD_MARKER: char = '\u{2581}';
 /// Largest accepted dimension: far above any useful static model, and it bounds the
 /// per-query work a hostile file can cause.
@@ -38,6 +42,7 @@ pub enum ModelError {
     NonFiniteScore { index: u32 },
     NonFiniteScale { index: u32 },
     NonFiniteMean { script: String },
+    LatinTailTooLarge { tail: u32, dim: u32 },
     TrailingBytes { extra: usize },
 }
 
@@ -56,6 +61,9 @@ impl std::fmt::Display for ModelError {
             Self::NonFiniteScore { index } => write!(f, "model piece {index} has a non-finite score"),
             Self::NonFiniteScale { index } => write!(f, "model row {index} has a non-finite scale"),
             Self::NonFiniteMean { script } => write!(f, "model mean vector of script {script:?} has a non-finite value"),
+            Self::LatinTailTooLarge { tail, dim } => {
+                write!(f, "model Latin-only tail of {tail} dimensions is not smaller than its dimension {dim}")
+            }
             Self::TrailingBytes { extra } => write!(f, "model file has {extra} unexpected bytes after the vectors"),
         }
     }
@@ -107,6 +115,9 @@ pub struct StaticModel {
     means: [Option<Box<[f32]>>; Script::COUNT],
     /// How much of its script's mean is taken off a sentence vector.
     centering: f32,
+    /// Trailing dimensions only Latin-script text keeps (an English teacher's signal, which
+    /// would otherwise only add noise to the other scripts' vectors).
+    latin_tail: usize,
 }
 
 /// The script class of a text, which stands for its language: a static model's sentence
@@ -247,6 +258,14 @@ impl StaticModel {
                 }
             }
         }
+        let mut latin_tail = 0;
+        if flags & FLAG_LATIN_TAIL != 0 {
+            let tail = r.u32("Latin tail")?;
+            if tail >= dim {
+                return Err(ModelError::LatinTailTooLarge { tail, dim });
+            }
+            latin_tail = tail as usize;
+        }
         if r.remaining() != 0 {
             return Err(ModelError::TrailingBytes { extra: r.remaining() });
         }
@@ -262,6 +281,7 @@ impl StaticModel {
             unk_score: min_score - 10.0,
             means,
             centering: DEFAULT_CENTERING,
+            latin_tail,
         })
     }
 
@@ -278,13 +298,18 @@ impl StaticModel {
 
     /// Turns a sum of `text`'s token vectors into its sentence vector: L2-normalized, its
     /// script's mean (times the centering share) taken off, normalized again. A text whose
-    /// script has no mean in the file is only normalized.
+    /// script has no mean in the file is only normalized. A text not in Latin script first
+    /// loses the model's Latin-only tail.
     pub fn finish(&self, text: &str, sum: &mut [f32]) {
         self.finish_as(Script::of(text), sum);
     }
 
     /// [`Self::finish`] for a text whose script the caller already knows.
     pub fn finish_as(&self, script: Script, sum: &mut [f32]) {
+        if script != Script::Latin && self.latin_tail > 0 {
+            let keep = sum.len() - self.latin_tail;
+            sum[keep..].fill(0.0);
+        }
         normalize(sum);
         if self.centering == 0.0 || sum.iter().all(|&x| x == 0.0) {
             return;
@@ -299,6 +324,11 @@ impl StaticModel {
 
     pub fn dim(&self) -> usize {
         self.dim
+    }
+
+    /// How many trailing dimensions only Latin-script text keeps (0: none).
+    pub fn latin_tail(&self) -> usize {
+        self.latin_tail
     }
 
     pub fn vocab_size(&self) -> usize {

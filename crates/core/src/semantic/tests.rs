@@ -823,6 +823,57 @@ fn malformed_script_means_are_errors() {
     assert_eq!(err(&forged), ModelError::Truncated { what: "script means" });
 }
 
+/// `bytes` (a model file) with flag bit4 and a Latin-only tail of `tail` dimensions.
+fn with_latin_tail(mut bytes: Vec<u8>, tail: u32) -> Vec<u8> {
+    let flags = u32::from_le_bytes(bytes[20..24].try_into().unwrap()) | 16;
+    bytes[20..24].copy_from_slice(&flags.to_le_bytes());
+    bytes.extend_from_slice(&tail.to_le_bytes());
+    bytes
+}
+
+/// A Latin-only tail (the tiny model's last axis here): text in other scripts loses it, and
+/// a query and a document of which one is not Latin are compared on the other dimensions
+/// alone, so an English document's tail does not lower its cosine with a Chinese request.
+#[test]
+fn a_latin_tail_is_for_latin_text_only() {
+    let plain = tiny_model();
+    let tailed = Arc::new(StaticModel::from_bytes(&with_latin_tail(tiny_model_bytes(), 1)).expect("model with a tail parses"));
+    assert_eq!((plain.latin_tail(), tailed.latin_tail()), (0, 1));
+    // Latin text keeps its tail; Han text loses it ("天" is only tail: nothing is left)
+    assert_eq!(tailed.embed("will it rain"), plain.embed("will it rain"));
+    assert!(plain.embed("天")[3] > 0.0 && tailed.embed("天").iter().all(|&x| x == 0.0));
+    assert_eq!(tailed.embed("天氣預報"), plain.embed("天氣預報"));
+    let texts = ["will it rain", "天氣預報"];
+    let scripts: Vec<Script> = texts.iter().map(|t| Script::of(t)).collect();
+    let docs_of = |m: &Arc<StaticModel>| SemanticDocs::new(m.clone(), DocVectors::build(m, texts), scripts.clone());
+    let (plain, tailed) = (Arc::new(plain), tailed);
+    let near = |got: Vec<f32>, want: [f32; 2]| got.iter().zip(want).all(|(g, w)| (g - w).abs() < 0.02);
+    // "will it rain" is 0.6 weather + 0.2 noise: cosine 0.95 with pure weather
+    let full = 0.6 / (0.6f32 * 0.6 + 0.2 * 0.2).sqrt();
+    assert!(near(docs_of(&plain).plain_cosines("下雨", &[0, 1]), [full, 1.0]));
+    assert!(near(docs_of(&tailed).plain_cosines("下雨", &[0, 1]), [1.0, 1.0]), "a Han query meets the English document's head");
+    assert!(near(docs_of(&tailed).plain_cosines("will it rain", &[0, 1]), [1.0, 1.0]), "and an English query the Han document's");
+    assert!(near(docs_of(&tailed).plain_cosines("rain", &[0]), [full, 0.0]), "two Latin texts: the whole vectors");
+    let top = docs_of(&tailed).top("下雨", 2, &Fusion { same_script: 0.0, crowding_cjk: 0.0, ..Fusion::default() });
+    assert!((top[0].1 - top[1].1).abs() < 0.02, "{top:?}");
+    // documents from a user's vectors never take the model's tail
+    let user = docs_of(&tailed).with_rows(&[0.6, 0.0, 0.0, 0.2, 1.0, 0.0, 0.0, 0.0], 4).unwrap();
+    let v = [1.0f32, 0.0, 0.0, 0.0];
+    let top = user.top_for_vector("下雨", &v, 2, &Fusion { same_script: 0.0, crowding_cjk: 0.0, ..Fusion::default() });
+    assert!((top[0].1 - 1.0).abs() < 0.02 && (top[1].1 - full).abs() < 0.02, "{top:?}");
+}
+
+#[test]
+fn a_latin_tail_as_long_as_the_model_is_an_error() {
+    let err = |b: &[u8]| StaticModel::from_bytes(b).expect_err("malformed");
+    assert_eq!(err(&with_latin_tail(tiny_model_bytes(), 4)), ModelError::LatinTailTooLarge { tail: 4, dim: 4 });
+    let short = with_latin_tail(tiny_model_bytes(), 1);
+    assert_eq!(err(&short[..short.len() - 2]), ModelError::Truncated { what: "Latin tail" });
+    // after the script means when both are there
+    let both = with_latin_tail(with_means(&[("latin", [0.0, 0.0, 0.0, 0.5])]), 1);
+    assert_eq!(StaticModel::from_bytes(&both).expect("means then tail").latin_tail(), 1);
+}
+
 /// The same-script share lifts documents in the query's script over equally close ones in
 /// other scripts.
 #[test]
