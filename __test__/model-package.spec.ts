@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const dir = join(__dirname, '..', 'packages', 'model-multilingual');
-// model.bin is committed to git and published: keep the unpacked package under 32 MiB.
-const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
+// model.bin is committed to git and published: keep the unpacked package under 48 MiB (44 MiB
+// since the English tail: 256 e5 + 128 English dimensions per piece).
+const MAX_UNPACKED_BYTES = 48 * 1024 * 1024;
 
 interface Parsed {
   dim: number;
@@ -21,6 +22,8 @@ interface Parsed {
   vectors: Int8Array;
   /** flags bit3: per-script mean sentence vectors after the rows */
   means: Map<string, Float32Array>;
+  /** flags bit4: how many trailing dimensions are for Latin-script text only */
+  latinTail: number;
 }
 
 function parse(buf: Buffer): Parsed {
@@ -58,8 +61,13 @@ function parse(buf: Buffer): Parsed {
       means.set(name, mean);
     }
   }
+  let latinTail = 0;
+  if (flags & 16) {
+    latinTail = buf.readUInt32LE(pos);
+    pos += 4;
+  }
   expect(pos).toBe(buf.length); // nothing after the last section
-  return { dim, vocab, unkId, flags, pieces, scores, scales, vectors, means };
+  return { dim, vocab, unkId, flags, pieces, scores, scales, vectors, means, latinTail };
 }
 
 const meta = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
@@ -67,13 +75,13 @@ const bin = readFileSync(join(dir, 'model.bin'));
 const model = parse(bin);
 
 describe('model.bin', () => {
-  it('header agrees with model.json and sets the NFKC, lowercase, U+2581 and script-means flags', () => {
+  it('header agrees with model.json and sets the NFKC, lowercase, U+2581, script-means and English-tail flags', () => {
     expect(meta.format).toBe('mnp-static-embedding');
     expect(meta.version).toBe(1);
     expect(model.dim).toBe(meta.dim);
     expect(model.vocab).toBe(meta.vocabSize);
-    expect([128, 256]).toContain(model.dim);
-    expect(model.flags).toBe(0b1111);
+    expect([128, 256, 384]).toContain(model.dim);
+    expect(model.flags).toBe(0b11111);
     expect(meta.normalization).toBe('nfkc-lower');
   });
 
@@ -86,6 +94,25 @@ describe('model.bin', () => {
       expect(norm, name).toBeGreaterThan(0.2);
       expect(norm, name).toBeLessThan(1);
       expect(meta.scriptMeans.texts[name], name).toBeGreaterThan(5000);
+    }
+  });
+
+  it('the English tail is as long as model.json says and only Latin-script pieces carry it', () => {
+    const { dim, vectors, latinTail } = model;
+    expect(latinTail).toBe(meta.englishTail.dims);
+    expect(latinTail).toBeGreaterThan(0);
+    expect(latinTail).toBeLessThan(dim);
+    const tailOf = (piece: string) => {
+      const i = model.pieces.indexOf(piece);
+      expect(i, piece).toBeGreaterThan(0);
+      return Array.from(vectors.subarray(i * dim + dim - latinTail, (i + 1) * dim));
+    };
+    for (const p of ['的', '東京', 'を', '▁검색', '天気']) expect(tailOf(p).every((x) => x === 0), p).toBe(true);
+    for (const p of ['▁search', '▁weather', '▁email']) expect(tailOf(p).some((x) => x !== 0), p).toBe(true);
+    // the Latin-only tail of every non-Latin script's mean is zero (those texts lose it)
+    for (const [name, mean] of model.means) {
+      const tail = Array.from(mean.subarray(dim - latinTail));
+      expect(tail.every((x) => x === 0), name).toBe(name !== 'latin');
     }
   });
 
@@ -142,7 +169,7 @@ describe('model package', () => {
 
   it('package.json names the package, MIT, and lists only files that exist', () => {
     expect(pkg.name).toBe('mastra-native-processors-model-multilingual');
-    expect(pkg.version).toBe('0.2.0');
+    expect(pkg.version).toBe('0.3.0');
     expect(pkg.license).toBe('MIT');
     expect(pkg.main).toBe('index.js');
     for (const f of ['model.bin', 'model.json', 'LICENSE', 'NOTICE.md', 'README.md']) expect(pkg.files).toContain(f);

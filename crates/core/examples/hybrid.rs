@@ -12,7 +12,7 @@
 //! re-fuses rankings computed once (`quality` checks that this equals the hybrid catalog).
 //! `UNREADABLE=x` runs `quality` with another `Fusion::unreadable` share (how it was chosen,
 //! on the dev rows); `CROWDING_LATIN=x` / `CROWDING_CJK=x` with other crowding shares,
-//! `SEMANTIC_CJK=x` with another CJK semantic weight, `SEMANTIC_SPREAD=x` with another
+//! `SEMANTIC_CJK=x` / `SEMANTIC_LATIN=x` with another CJK / Latin semantic weight, `SEMANTIC_SPREAD=x` with another
 //! `Fusion::semantic_spread`. `SCALE_GRID=1` adds a grid of CJK
 //! weights and crowding shares to `scale`'s multilingual-among-distractors rows (dev only).
 //! With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on
@@ -479,6 +479,7 @@ fn main() {
                 crowding_latin: env_or("CROWDING_LATIN", d.crowding_latin),
                 crowding_cjk: env_or("CROWDING_CJK", d.crowding_cjk),
                 semantic_cjk: env_or("SEMANTIC_CJK", d.semantic_cjk),
+                semantic_latin: env_or("SEMANTIC_LATIN", d.semantic_latin),
                 semantic_spread: env_or("SEMANTIC_SPREAD", d.semantic_spread),
                 same_script: env_or("SAME_SCRIPT", d.same_script),
                 ..d
