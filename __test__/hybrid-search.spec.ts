@@ -293,19 +293,32 @@ describe('hybrid with the distilled model', () => {
   });
 
   it('script means bring a request closer to its translation than to unrelated text in its own language', () => {
-    // The same model without its script-means section (flag bit3 cleared, section cut off).
+    // The same model without its script-means section (flag bit3 cleared, section cut out; the
+    // English tail's length, flag bit4, stays after it).
     const file = join(REPO_MODEL, 'model.bin');
     const buf = readFileSync(file);
     const dim = buf.readUInt32LE(8);
+    const flags = buf.readUInt32LE(20);
+    const tailBytes = flags & 16 ? 4 : 0;
+    const latinTail = tailBytes ? buf.readUInt32LE(buf.length - 4) : 0;
     const section = 4 + ['latin', 'zh-Hans', 'zh-Hant', 'ja', 'ko'].reduce((n, s) => n + 1 + s.length + 4 * dim, 0);
-    const bare = Buffer.from(buf.subarray(0, buf.length - section));
-    bare.writeUInt32LE(buf.readUInt32LE(20) & ~8, 20);
+    const end = buf.length - tailBytes;
+    const bare = Buffer.concat([buf.subarray(0, end - section), buf.subarray(end)]);
+    bare.writeUInt32LE(flags & ~8, 20);
     const bareFile = join(dir, 'no-means.bin');
     writeFileSync(bareFile, bare);
     const withMeans = NativeSemanticModel.load(file);
     const without = NativeSemanticModel.load(bareFile);
+    // As the search compares texts: two in different scripts by the dimensions before the
+    // Latin-only tail (the CJK text has none), renormalized.
     const cos = (m: any, x: string, y: string) => {
-      const [u, v] = [m.embed(x), m.embed(y)];
+      let [u, v] = [m.embed(x), m.embed(y)];
+      const head = (w: number[]) => {
+        const h = w.slice(0, dim - latinTail);
+        const n = Math.hypot(...h);
+        return n > 0 ? h.map((a) => a / n) : h;
+      };
+      if (latinTail && /[^\u0000-\u024f]/.test(x + y)) [u, v] = [head(u), head(v)];
       return u.reduce((s: number, a: number, i: number) => s + a * v[i], 0);
     };
     // [request, its English translation, an unrelated request in the request's language]
