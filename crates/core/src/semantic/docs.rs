@@ -410,7 +410,8 @@ impl SemanticDocs {
     /// each document into the one [`Self::top`] ranks by: 1 when both are Latin or the model
     /// has no tail, else the cosine of the heads (see `tail`). None when no factor applies.
     fn head_factors(&self, v: &[f32], script: Script) -> Option<Vec<f32>> {
-        if self.tail == 0 {
+        // (a Latin query over Latin documents only: every factor is 1, the common case)
+        if self.tail == 0 || (script == Script::Latin && !self.cjk.iter().any(|&c| c)) {
             return None;
         }
         let head = v.len() - self.tail;
