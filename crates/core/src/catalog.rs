@@ -939,15 +939,7 @@ impl ToolCatalog {
             }
             _ => embedded,
         };
-        let scripts = self
-            .slot_entry
-            .iter()
-            .map(|&pos| {
-                let e = self.entries.get(pos as usize);
-                semantic::tool_script(e.name(), e.description)
-            })
-            .collect();
-        let semantic = SemanticDocs::new(model, vectors, scripts);
+        let semantic = SemanticDocs::new(model, vectors, self.slot_scripts());
         self.ranker = Ranker::Hybrid(Box::new(HybridRanker { lexical: *lexical, semantic, fusion: Fusion::default() }));
         self
     }
@@ -1012,23 +1004,24 @@ impl ToolCatalog {
             .collect()
     }
 
+    /// Each slot's script (see [`semantic::tool_script`]), in slot order.
+    fn slot_scripts(&self) -> Vec<semantic::Script> {
+        self.slot_entry
+            .iter()
+            .map(|&pos| {
+                let e = self.entries.get(pos as usize);
+                semantic::tool_script(e.name(), e.description)
+            })
+            .collect()
+    }
+
     /// This catalog's documents with a user's vectors (`rows`: one per
     /// [`Self::semantic_texts`] text, `dim` each): hybrid catalogs keep their model beside them,
     /// enhanced ones get the vectors alone. None for compatible catalogs or rows that do not fit.
     pub fn semantic_override(&self, rows: &[f32], dim: usize) -> Option<SemanticDocs> {
         match &self.ranker {
             Ranker::Hybrid(hybrid) => hybrid.semantic.with_rows(rows, dim),
-            Ranker::Enhanced(_) => {
-                let scripts = self
-                    .slot_entry
-                    .iter()
-                    .map(|&pos| {
-                        let e = self.entries.get(pos as usize);
-                        semantic::tool_script(e.name(), e.description)
-                    })
-                    .collect();
-                SemanticDocs::from_rows(rows, dim, scripts)
-            }
+            Ranker::Enhanced(_) => SemanticDocs::from_rows(rows, dim, self.slot_scripts()),
             Ranker::Compatible { .. } => None,
         }
     }
