@@ -93,7 +93,8 @@ describe('ToolSearchProcessor preload', () => {
 
   it('bad preload options are TypeErrors naming the option', () => {
     const make = (extra: Record<string, unknown>) => () => new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, ...extra } as any);
-    expect(make({ preload: 'yes' })).toThrow(/options\.preload must be true, false or \{ maxTools\?, minConfidence\?, onPreload\? \}/);
+    expect(make({ preload: 'yes' })).toThrow(/options\.preload must be true, false or \{ maxTools\?, minConfidence\?, searchMinConfidence\?, onPreload\? \}/);
+    expect(make({ preload: { searchMinConfidence: -1 } })).toThrow(/options\.preload\.searchMinConfidence must be a number from 0 to 1, or false; received the number -1/);
     expect(make({ preload: { maxTools: 0 } })).toThrow(/options\.preload\.maxTools must be an integer from 1 to 20; received the number 0/);
     expect(make({ preload: { minConfidence: 2 } })).toThrow(/options\.preload\.minConfidence must be a number from 0 to 1/);
     expect(make({ preload: { onPreload: 'log' } })).toThrow(/options\.preload\.onPreload must be a function/);
@@ -124,6 +125,67 @@ describe('ToolSearchProcessor preload', () => {
     expect(last[0].confidence).toBeGreaterThanOrEqual(last[last.length - 1].confidence);
     processor.dispose();
     eager.dispose();
+  });
+
+  /** The output of the first search_tools call in a recorded prompt. */
+  const searchOutput = (prompt: any[]) => {
+    for (const m of prompt) {
+      if (m.role !== 'tool') continue;
+      const part = m.content.find((p: any) => p.type === 'tool-result' && p.toolName === 'search_tools');
+      if (part) return part.output?.value ?? part.output;
+    }
+    return undefined;
+  };
+
+  it.each(['in-memory', 'context'] as const)("storage '%s': a search_tools call loads its best hits at once (at most maxTools), so the tool is offered at the next call", async (storage) => {
+    const events: any[] = [];
+    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage, preload: { maxTools: 2, onPreload: (e: any) => events.push(e) } });
+    ran.length = 0;
+    // Small talk preloads nothing; the model then searches for itself.
+    const { log } = await turn(processor, `search-${storage}`, 'Good morning!', [
+      { tool: 'search_tools', input: { query: 'email' } },
+      { tool: 'send_email', input: {} },
+      { text: 'done' },
+    ]);
+    expect(log[0].tools).toEqual(['search_tools', 'load_tool']);
+    const output = searchOutput(log[1].prompt as any[]);
+    const listed = output.results.map((r: any) => r.name);
+    expect(listed[0]).toBe('send_email');
+    const loaded = listed.slice(0, 2);
+    expect(log[1].tools).toEqual(['search_tools', 'load_tool', ...loaded]);
+    expect(ran).toEqual(['send_email']);
+    expect(output.message).toBe(
+      `Found ${listed.length} tool(s). Loaded ${loaded.join(', ')} for you: call them directly on your next turn.` +
+        (listed.length > 2 ? ' Use load_tool with an exact toolName or a toolNames array to make the others available.' : ''),
+    );
+    // Context storage keeps no state but the conversation: the result carries the receipt.
+    if (storage === 'context') expect(output.activation).toEqual({ type: 'tool-search-auto-load', version: 1, loaded });
+    else expect(output.activation).toBeUndefined();
+    expect(events).toEqual([{ threadId: `search-${storage}`, query: 'email', trigger: 'search', tools: loaded.map((name: string) => ({ name, confidence: expect.any(Number) })) }]);
+    processor.dispose();
+  });
+
+  it("searchMinConfidence: false leaves search_tools as the host's; a threshold loads only hits that reach it; the filter's 'load' phase is respected", async () => {
+    const script = (): ScriptStep[] => [{ tool: 'search_tools', input: { query: 'email' } }, { text: 'done' }];
+    const off = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, preload: { searchMinConfidence: false } });
+    const plain = await turn(off, 'smc-off', 'Good morning!', script());
+    expect(plain.log[1].tools).toEqual(['search_tools', 'load_tool']);
+    expect(searchOutput(plain.log[1].prompt as any[]).message).toMatch(/^Found \d+ tool\(s\)\. Use load_tool with an exact toolName or a toolNames array to make them available\.$/);
+    off.dispose();
+    const events: any[] = [];
+    const strict = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, preload: { searchMinConfidence: 0.5, onPreload: (e: any) => events.push(e) } });
+    const { log } = await turn(strict, 'smc-strict', 'Good morning!', script());
+    expect(events).toHaveLength(1);
+    for (const t of events[0].tools) expect(t.confidence).toBeGreaterThanOrEqual(0.5);
+    expect(log[1].tools).toEqual(['search_tools', 'load_tool', ...events[0].tools.map((t: any) => t.name)]);
+    expect(log[1].tools.length).toBeLessThan(2 + searchOutput(log[1].prompt as any[]).results.length);
+    strict.dispose();
+    const denied = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, preload: true, filter: ({ toolName, phase }: any) => !(toolName === 'send_email' && phase === 'load') });
+    const d = await turn(denied, 'smc-denied', 'Good morning!', script());
+    expect(searchOutput(d.log[1].prompt as any[]).results.map((r: any) => r.name)).toContain('send_email');
+    expect(d.log[1].tools).not.toContain('send_email');
+    expect(d.log[1].tools.length).toBeGreaterThan(2);
+    denied.dispose();
   });
 
   it("storage 'context': the preload holds through the request's steps and is derived again from the conversation", async () => {

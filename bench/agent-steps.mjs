@@ -14,7 +14,8 @@
 // per request language. Per set and processor: solved share, the share solved at the first model
 // call, model calls per solved task, calls per task (a failure counts the calls it made), input bytes
 // per solved task (the JSON of the tool definitions and the prompt of every call, as the provider
-// would get them), and with preload the share of preloaded tools that were relevant.
+// would get them), and with preload the share of preloaded tools that were relevant (the user
+// message's preloads) and the share of relevant tools among those a search loaded.
 //
 //   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--embedder] [--json]
 //   (also part of `npm run bench`)
@@ -36,6 +37,10 @@ function option(name, fallback) {
 }
 
 const hybrid = hybridModelOption();
+// --split dev: the tuning halves (MetaTool's even lines, the multilingual dev split) instead.
+const split = option('split', 'test');
+// --preload '{"searchMinConfidence":0.3}': preload options for every preload row (tuning).
+const preloadOverride = JSON.parse(option('preload', '{}'));
 // --embedder: also 'hybrid' with a real encoder as search.embedder (bench/local-encoder).
 const encoder = hybrid && process.argv.includes('--embedder') ? await localEncoder() : undefined;
 
@@ -116,10 +121,15 @@ export async function runSet(tasks, catalog, [label, Processor, search, extra = 
   const preloads = new Map();
   const options = { ...extra };
   if (extra.preload) {
-    options.preload = { ...(extra.preload === true ? {} : extra.preload), onPreload: (e) => preloads.set(e.threadId, e.tools.map((t) => t.name)) };
+    // (the user message's preloads, and apart from them each search's loads)
+    const onPreload = (e) => {
+      const key = `${e.trigger === 'search' ? 'search' : 'message'}:${e.threadId}`;
+      preloads.set(key, [...(preloads.get(key) ?? []), ...e.tools.map((t) => t.name)]);
+    };
+    options.preload = { ...(extra.preload === true ? {} : extra.preload), ...preloadOverride, onPreload };
   }
   const processor = new Processor({ tools: toolsOf(catalog), search: { topK: 5, ...search }, ...options });
-  const totals = { label, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, bytesSolved: 0, firstCall: 0, preloaded: 0, preloadedRelevant: 0, preload: Boolean(extra.preload) };
+  const totals = { label, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, bytesSolved: 0, firstCall: 0, preloaded: 0, preloadedRelevant: 0, searchLoaded: 0, searchLoadedRelevant: 0, preload: Boolean(extra.preload) };
   for (let i = 0; i < tasks.length; i++) {
     const { model, run } = oracle(tasks[i]);
     const agent = new Agent({ id: 'bench', name: 'bench', instructions: 'Use the tools to help.', model, inputProcessors: [processor] });
@@ -127,9 +137,12 @@ export async function runSet(tasks, catalog, [label, Processor, search, extra = 
     requestContext.set('mastra__threadId', `task-${i}`);
     await agent.generate(tasks[i].query, { maxSteps: MAX_STEPS, requestContext });
     totals.callsAll += run.calls;
-    const preloaded = preloads.get(`task-${i}`) ?? [];
+    const preloaded = preloads.get(`message:task-${i}`) ?? [];
     totals.preloaded += preloaded.length;
     totals.preloadedRelevant += preloaded.filter((name) => tasks[i].relevant.includes(name)).length;
+    const searchLoaded = preloads.get(`search:task-${i}`) ?? [];
+    totals.searchLoaded += searchLoaded.length;
+    totals.searchLoadedRelevant += searchLoaded.filter((name) => tasks[i].relevant.includes(name)).length;
     if (run.solved && run.calls === 1) totals.firstCall++;
     if (run.solved) {
       totals.solved++;
@@ -145,17 +158,18 @@ function sets(taskCount) {
   const out = [];
   const which = option('set', 'all');
   if (which === 'all' || which === 'metatool') {
-    const odd = readJsonl('metatool', 'queries.jsonl').filter((_, i) => i % 2 === 1);
-    const stride = Math.max(1, Math.floor(odd.length / taskCount));
-    const tasks = odd.filter((_, i) => i % stride === 0).slice(0, taskCount);
-    out.push({ name: `MetaTool test half (${tasks.length} of ${odd.length} odd lines)`, catalog: readJsonl('metatool', 'tools.jsonl'), tasks });
+    const parity = split === 'dev' ? 0 : 1;
+    const half = readJsonl('metatool', 'queries.jsonl').filter((_, i) => i % 2 === parity);
+    const stride = Math.max(1, Math.floor(half.length / taskCount));
+    const tasks = half.filter((_, i) => i % stride === 0).slice(0, taskCount);
+    out.push({ name: `MetaTool ${split === 'dev' ? 'tuning' : 'test'} half (${tasks.length} of ${half.length} ${parity ? 'odd' : 'even'} lines)`, catalog: readJsonl('metatool', 'tools.jsonl'), tasks });
   }
   if (which === 'all' || which === 'multilingual') {
     const catalog = readJsonl('multilingual', 'tools.jsonl');
-    const test = readJsonl('multilingual', 'queries.jsonl').filter((q) => q.split === 'test');
+    const test = readJsonl('multilingual', 'queries.jsonl').filter((q) => q.split === split);
     for (const lang of [...new Set(test.map((q) => q.lang))]) {
       const tasks = test.filter((q) => q.lang === lang);
-      out.push({ name: `multilingual test half, ${lang} (${tasks.length})`, catalog, tasks });
+      out.push({ name: `multilingual ${split} half, ${lang} (${tasks.length})`, catalog, tasks });
     }
   }
   return out;
@@ -175,12 +189,14 @@ export async function run({ taskCount = 300 } = {}) {
 export function printTables(results) {
   for (const set of [...new Set(results.map((r) => r.set))]) {
     console.log(`\n#### ${set}\n`);
-    console.log('| processor | solved | solved at the first call | model calls per solved task | model calls per task | input KB per solved task | preload precision (tools) |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('| processor | solved | solved at the first call | model calls per solved task | model calls per task | input KB per solved task | preload precision (tools) | relevant among search loads (tools) |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of results.filter((x) => x.set === set)) {
       const per = (x, n) => (n ? (x / n).toFixed(2) : '—');
-      const precision = r.preload ? (r.preloaded ? `${(r.preloadedRelevant / r.preloaded).toFixed(2)} (${r.preloaded})` : '— (0)') : '—';
-      console.log(`| ${r.label} | ${((100 * r.solved) / r.tasks).toFixed(1)}% | ${((100 * r.firstCall) / r.tasks).toFixed(1)}% | ${per(r.callsSolved, r.solved)} | ${per(r.callsAll, r.tasks)} | ${r.solved ? (r.bytesSolved / r.solved / 1024).toFixed(1) : '—'} | ${precision} |`);
+      const share = (relevant, n) => (r.preload ? (n ? `${(relevant / n).toFixed(2)} (${n})` : '— (0)') : '—');
+      const precision = share(r.preloadedRelevant, r.preloaded);
+      const searchShare = share(r.searchLoadedRelevant, r.searchLoaded);
+      console.log(`| ${r.label} | ${((100 * r.solved) / r.tasks).toFixed(1)}% | ${((100 * r.firstCall) / r.tasks).toFixed(1)}% | ${per(r.callsSolved, r.solved)} | ${per(r.callsAll, r.tasks)} | ${r.solved ? (r.bytesSolved / r.solved / 1024).toFixed(1) : '—'} | ${precision} | ${searchShare} |`);
     }
   }
 }

@@ -75,12 +75,12 @@ function confidencesOf(mode, results, query, size, evidence) {
  * `kind` names the processor ('ToolSearchProcessor'), `countKey` its cap ('maxTools'), with
  * the defaults `max` and `minConfidence`.
  */
-function preloadOptionsOf(preload, { kind, countKey, max, minConfidence }) {
+function preloadOptionsOf(preload, { kind, countKey, max, minConfidence, searchMinConfidence }) {
   if (preload === undefined || preload === false) return undefined;
   const fail = (path, expected, value) => new TypeError(`${kind}: ${path} must be ${expected}; received ${describeValue(value)}.`);
   const spec = preload === true ? {} : preload;
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw fail('options.preload', `true, false or { ${countKey}?, minConfidence?, onPreload? }`, preload);
+    throw fail('options.preload', `true, false or { ${countKey}?, minConfidence?, ${searchMinConfidence === undefined ? '' : 'searchMinConfidence?, '}onPreload? }`, preload);
   }
   const count = spec[countKey] ?? max;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 20) {
@@ -90,11 +90,21 @@ function preloadOptionsOf(preload, { kind, countKey, max, minConfidence }) {
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) {
     throw fail('options.preload.minConfidence', 'a number from 0 to 1', threshold);
   }
+  // (ToolSearchProcessor: the confidence a search_tools hit needs to be loaded at once; false: never)
+  let searchThreshold;
+  if (searchMinConfidence !== undefined) {
+    searchThreshold = spec.searchMinConfidence ?? searchMinConfidence;
+    if (searchThreshold !== false && (typeof searchThreshold !== 'number' || !(searchThreshold >= 0 && searchThreshold <= 1))) {
+      throw fail('options.preload.searchMinConfidence', 'a number from 0 to 1, or false', searchThreshold);
+    }
+  }
   const onPreload = spec.onPreload;
   if (onPreload !== undefined && typeof onPreload !== 'function') {
     throw fail('options.preload.onPreload', `a function ({ threadId, query, ${countKey === 'maxTools' ? 'tools' : 'skills'} }) => void`, onPreload);
   }
-  return { max: count, minConfidence: threshold, onPreload };
+  return searchThreshold === undefined
+    ? { max: count, minConfidence: threshold, onPreload }
+    : { max: count, minConfidence: threshold, searchMinConfidence: searchThreshold, onPreload };
 }
 
 /** Calls `onPreload(event)`; a throw is logged, never propagated (the preload stands). */

@@ -40,6 +40,9 @@ export interface ToolSearchProcessorOptions {
    * `load_tool` would (filter phases 'search', 'load' and 'active'), at most `maxTools`, and
    * offered at that very step; one system message tells the model. With `storage: 'context'`
    * the preloads are derived again from the conversation's user messages at every step.
+   * A `search_tools` call (without `search.autoLoad`) also loads its best hits at once, at most
+   * `maxTools`, whose confidence for the model's query reaches `searchMinConfidence`, so the
+   * search path costs two model calls instead of three.
    */
   preload?:
     | boolean
@@ -48,8 +51,13 @@ export interface ToolSearchProcessorOptions {
         maxTools?: number;
         /** From 0 to 1. @default 0.4 */
         minConfidence?: number;
-        /** Called with what was preloaded (never for an empty preload). */
-        onPreload?: (event: { threadId: string; query: string; tools: Array<{ name: string; confidence: number }> }) => void;
+        /** From 0 to 1, or `false`: a search never loads (its result is then the host's). @default 0 */
+        searchMinConfidence?: number | false;
+        /**
+         * Called with what was preloaded (never for an empty preload): `trigger` `'message'` for a
+         * user message's preload, `'search'` for a search_tools call's loads (`query`: its query).
+         */
+        onPreload?: (event: { threadId: string; trigger: 'message' | 'search'; query: string; tools: Array<{ name: string; confidence: number }> }) => void;
       };
   search?: {
     /** Maximum number of results. A non-negative integer. @default 5 */

@@ -109,7 +109,7 @@ function toolDescriptionOf(tool) {
 const OPTION_SCHEMA = {
   name: 'ToolSearchProcessor',
   keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog', 'preload'],
-  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model', 'embedder', 'embedderTimeoutMs'], preload: ['maxTools', 'minConfidence', 'onPreload'] },
+  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model', 'embedder', 'embedderTimeoutMs'], preload: ['maxTools', 'minConfidence', 'searchMinConfidence', 'onPreload'] },
 };
 
 /** `preload` defaults: at most this many tools per user message, each at least this confident. */
@@ -118,10 +118,25 @@ const PRELOAD_MAX_TOOLS = 3;
 // relevant 0.74 of the time on the development halves in 'hybrid' (0.73 'enhanced', 0.64
 // 'compatible'), over whole catalogs and 5-50-tool parts (bench/preload-calibration.mjs).
 const PRELOAD_MIN_CONFIDENCE = 0.4;
+// A search_tools call is the model asking for a capability, and a round trip costs more than a
+// few tool definitions: by default its best hits (at most maxTools) are loaded right away,
+// whatever their confidence. On the tuning halves (bench/agent-steps.mjs --split dev, hybrid)
+// that takes model calls per solved task from 1.90 to 1.51 (MetaTool) and input bytes per
+// solved task down too (4.2 vs 5.3 KB); a floor of 0.05 or 0.2 kept 1.58 / 1.73.
+const PRELOAD_SEARCH_MIN_CONFIDENCE = 0;
 
 /** A tool as the catalog listing and the preload message show it. */
 function toolLine(name, description) {
   return description ? `- \`${name}\`: ${description}` : `- \`${name}\``;
+}
+
+/** search_tools' message when preload loaded some of its `count` results (`loaded`, names). */
+function searchLoadedMessage(count, loaded) {
+  const them = loaded.length === 1 ? 'it' : 'them';
+  return (
+    `Found ${count} tool(s). Loaded ${loaded.join(', ')} for you: call ${them} directly on your next turn.` +
+    (loaded.length < count ? ' Use load_tool with an exact toolName or a toolNames array to make the others available.' : '')
+  );
 }
 
 /** The system message naming this step's preloaded tools. */
@@ -186,7 +201,13 @@ function normalizeOptions(options) {
   if (typeof injectCatalog !== 'boolean') {
     throw optionError('options.injectCatalog', 'a boolean', injectCatalog);
   }
-  const preload = preloadShared.preloadOptionsOf(options.preload, { kind: 'ToolSearchProcessor', countKey: 'maxTools', max: PRELOAD_MAX_TOOLS, minConfidence: PRELOAD_MIN_CONFIDENCE });
+  const preload = preloadShared.preloadOptionsOf(options.preload, {
+    kind: 'ToolSearchProcessor',
+    countKey: 'maxTools',
+    max: PRELOAD_MAX_TOOLS,
+    minConfidence: PRELOAD_MIN_CONFIDENCE,
+    searchMinConfidence: PRELOAD_SEARCH_MIN_CONFIDENCE,
+  });
   return {
     preload,
     tools,
@@ -875,7 +896,8 @@ class ToolSearchProcessor {
 
   #makeSearchTool(catalog, loadedNames, threadId, requestContext) {
     const { autoLoad, storage } = this.#config;
-    const withReceipt = autoLoad && storage === 'context';
+    // (preload's loads from a search are recorded in its result as autoLoad's are)
+    const withReceipt = (autoLoad || this.#searchLoads()) && storage === 'context';
     const { createTool, z } = hostModulesOf(this);
     const schemas = schemasFor(z);
     return createTool({
@@ -891,10 +913,16 @@ class ToolSearchProcessor {
           return { results: [], message: `No tools found matching "${query}". Try different keywords.` };
         }
         if (!autoLoad) {
-          return {
-            results,
-            message: `Found ${results.length} tool(s). Use load_tool with an exact toolName or a toolNames array to make them available.`,
-          };
+          const loaded = await this.#loadFromSearch(catalog, loadedNames, threadId, requestContext, query, results);
+          if (loaded.length === 0) {
+            return {
+              results,
+              message: `Found ${results.length} tool(s). Use load_tool with an exact toolName or a toolNames array to make them available.`,
+            };
+          }
+          const output = { results, message: searchLoadedMessage(results.length, loaded) };
+          if (storage === 'context') output.activation = { type: RECEIPT_TYPE, version: 1, loaded };
+          return output;
         }
         if (this.#config.filter) {
           // Activation is a load: the 'load' phase must allow it, as load_tool would require.
@@ -941,8 +969,7 @@ class ToolSearchProcessor {
    * `minConfidence`: at most `maxTools`, each allowed by the filter's 'load' and 'active'
    * phases. Whatever is loaded already, the same text picks the same tools. Nothing is written.
    */
-  async #preloadChoice(catalog, requestContext, query) {
-    const { max: maxTools, minConfidence } = this.#config.preload;
+  async #preloadChoice(catalog, requestContext, query, { max: maxTools, minConfidence } = this.#config.preload) {
     if (!query.trim()) return [];
     const { results, tools, evidence } = await this.#searchTools(catalog, query, requestContext, true);
     const confidences = preloadShared.confidencesOf(this.#preloadMode, results, query, catalog.size, evidence);
@@ -987,9 +1014,41 @@ class ToolSearchProcessor {
       this.#store.addLoaded(names, threadId);
     }
     for (const name of names) loadedNames.add(name);
-    const event = { threadId: threadId || 'default', query, tools: chosen.map(({ name, confidence }) => ({ name, confidence })) };
+    const event = { threadId: threadId || 'default', query, trigger: 'message', tools: chosen.map(({ name, confidence }) => ({ name, confidence })) };
     preloadShared.notifyPreload(this.#config.preload.onPreload, event, this.#logger, 'ToolSearchProcessor');
     return chosen;
+  }
+
+  /** Whether preload loads a search_tools call's confident hits (not with autoLoad, which loads all). */
+  #searchLoads() {
+    const preload = this.#config.preload;
+    return Boolean(preload) && preload.searchMinConfidence !== false && !this.#config.autoLoad;
+  }
+
+  /**
+   * Preload for a search_tools call (not autoLoad): its hits listed in `results` whose
+   * confidence for the model's `query` reaches `searchMinConfidence` (at most `maxTools`,
+   * filter phases as for a message) are loaded now, as load_tool
+   * would, and reported to `onPreload`. Returns the names loaded (none when the state is
+   * unavailable: the result then reads as the host's).
+   */
+  async #loadFromSearch(catalog, loadedNames, threadId, requestContext, query, results) {
+    if (!this.#searchLoads() || typeof query !== 'string') return [];
+    const listed = new Set(results.map((r) => r.name));
+    const limits = { max: this.#config.preload.max, minConfidence: this.#config.preload.searchMinConfidence };
+    const chosen = (await this.#preloadChoice(catalog, requestContext, query, limits)).filter((c) => listed.has(c.name) && !loadedNames.has(c.name));
+    if (chosen.length === 0) return [];
+    const names = chosen.map((c) => c.name);
+    if (this.#shared) {
+      const written = await this.#shared.addLoaded(names, threadId);
+      if (!written.ok) return [];
+    } else if (this.#config.storage !== 'context') {
+      this.#store.addLoaded(names, threadId);
+    }
+    for (const name of names) loadedNames.add(name);
+    const event = { threadId: threadId || 'default', query, trigger: 'search', tools: chosen.map(({ name, confidence }) => ({ name, confidence })) };
+    preloadShared.notifyPreload(this.#config.preload.onPreload, event, this.#logger, 'ToolSearchProcessor');
+    return names;
   }
 
   #makeLoadTool(catalog, loadedNames, threadId, requestContext) {
