@@ -43,7 +43,7 @@ describe('ToolSearchProcessor preload', () => {
     expect(events[0].threadId).toBe('p1');
     expect(events[0].query).toBe('What is the weather forecast for Lisbon?');
     expect(events[0].tools.map((t: any) => t.name)).toContain('get_weather');
-    for (const t of events[0].tools) expect(t.confidence).toBeGreaterThanOrEqual(0.4); // the default minConfidence
+    for (const t of events[0].tools) expect(t.confidence).toBeGreaterThanOrEqual(0.45); // the default minConfidence
     // The state is the thread's, as load_tool's: getLoadedToolsForRequestContext shows it.
     const requestContext = new RequestContext();
     requestContext.set('mastra__threadId', 'p1');

@@ -1,7 +1,8 @@
 // How preload's confidence is fitted (issue 26). For every search mode, each request of a
 // development half is searched as search_tools does (topK 5) over the whole catalog and over
 // random sub-catalogs of 5, 15 and 50 tools: once over the part holding its relevant tool, and once
-// over a part holding none (a request the catalog cannot serve: nothing should be preloaded). Each
+// over a part holding none (a request the catalog cannot serve: nothing should be preloaded), with
+// small talk (data/smalltalk: greetings, thanks, chit-chat in five languages) searched likewise. Each
 // of the top 3 hits becomes a row of features (js/preload.js) labelled relevant or not;
 // a logistic regression per mode is fitted on the development rows and printed, ready to paste
 // into js/preload.js. Then, on the test halves, built the same way, the rule preload
@@ -71,8 +72,11 @@ async function searcher(catalog, mode) {
   };
 }
 
-/** Rows `{ x, y, request }` of one half over one catalog size, for one mode. */
-async function collect(catalog, requests, mode, size, seed) {
+/**
+ * Rows `{ x, y, request }` of one half over one catalog size, for one mode; `smalltalk` (messages
+ * no tool serves) is searched too, over the whole catalog or one part each.
+ */
+async function collect(catalog, requests, mode, size, seed, smalltalk = []) {
   const rows = [];
   const add = ({ results, evidence }, query, relevant, n, request) => {
     const scores = results.map((r) => r.score);
@@ -85,6 +89,7 @@ async function collect(catalog, requests, mode, size, seed) {
     const s = await searcher(catalog, mode);
     let request = 0;
     for (const { query, relevant } of requests) add(await s.search(query), query, new Set(relevant), s.size, `${size}:${request++}`);
+    for (const { query, id } of smalltalk) add(await s.search(query), query, new Set(), s.size, `${size}:${id}:none`);
     s.dispose();
     return rows;
   }
@@ -108,6 +113,7 @@ async function collect(catalog, requests, mode, size, seed) {
       }
     }
   });
+  smalltalk.forEach(({ query, id }, k) => byPart[k % parts.length].push({ query, relevant: [], request: `${size}:${id}:none` }));
   for (let p = 0; p < parts.length; p++) {
     if (byPart[p].length === 0) continue;
     const s = await searcher(parts[p], mode);
@@ -196,15 +202,17 @@ const metatool = readJsonl('metatool', 'tools.jsonl');
 const metaQueries = readJsonl('metatool', 'queries.jsonl');
 const multi = readJsonl('multilingual', 'tools.jsonl');
 const multiQueries = readJsonl('multilingual', 'queries.jsonl');
+// Small talk (data/smalltalk, five languages), searched over both catalogs: nothing should load.
+const smalltalk = readJsonl('smalltalk', 'queries.jsonl');
 // MetaTool's halves are thinned (every 4th even / odd line) to keep this to a minute or two.
 const halves = {
   dev: [
-    ['MetaTool even lines', metatool, metaQueries.filter((_, i) => i % 8 === 0)],
-    ['multilingual dev split', multi, multiQueries.filter((q) => q.split === 'dev')],
+    ['MetaTool even lines', metatool, metaQueries.filter((_, i) => i % 8 === 0), smalltalk.filter((q) => q.split === 'dev')],
+    ['multilingual dev split', multi, multiQueries.filter((q) => q.split === 'dev'), smalltalk.filter((q) => q.split === 'dev')],
   ],
   test: [
-    ['MetaTool odd lines', metatool, metaQueries.filter((_, i) => i % 8 === 1)],
-    ['multilingual test split', multi, multiQueries.filter((q) => q.split === 'test')],
+    ['MetaTool odd lines', metatool, metaQueries.filter((_, i) => i % 8 === 1), smalltalk.filter((q) => q.split === 'test')],
+    ['multilingual test split', multi, multiQueries.filter((q) => q.split === 'test'), smalltalk.filter((q) => q.split === 'test')],
   ],
 };
 
@@ -218,14 +226,14 @@ for (const mode of modes) {
   let weights = confidence.PRELOAD_CONFIDENCE_MODELS[mode];
   if (fit) {
     const dev = [];
-    for (const [, catalog, requests] of halves.dev) for (const size of sizes) dev.push(...(await collect(catalog, requests, mode, size, 7)));
+    for (const [, catalog, requests, chat] of halves.dev) for (const size of sizes) dev.push(...(await collect(catalog, requests, mode, size, 7, chat)));
     weights = logistic(dev);
     console.log(`\n### ${mode}: fitted weights (dev rows: ${dev.length})\n\n    ${mode}: [${weights.join(', ')}],`);
     ruleTable(`${mode}, development halves, all sizes`, dev, weights, thresholds);
   }
-  for (const [name, catalog, requests] of halves.test) {
+  for (const [name, catalog, requests, chat] of halves.test) {
     for (const size of sizes) {
-      ruleTable(`${mode}, ${name}, catalog ${size === 'full' ? `${catalog.length} tools` : `parts of ${size}`}`, await collect(catalog, requests, mode, size, 11), weights, thresholds);
+      ruleTable(`${mode}, ${name}, catalog ${size === 'full' ? `${catalog.length} tools` : `parts of ${size}`}`, await collect(catalog, requests, mode, size, 11, chat), weights, thresholds);
     }
   }
 }

@@ -11,16 +11,17 @@ const { describeValue } = require('./util.js');
 // over features that travel: the hit's score relative to the best, the best's lead over the
 // runner-up, the hit's lead over the next, whether it is the best, its absolute score (raw for
 // hybrid, log-scaled for the lexical modes), the catalog's size, the third hit relative to the
-// best, how many hits there are, the request's length, and in 'hybrid' what the hit rests on
-// (the model's plain cosine, its lexical score). The weights are fitted on
+// best, how many hits there are, the request's length and script, and in 'hybrid' what the hit
+// rests on (the model's plain cosine, its lexical score). The weights are fitted on
 // the development halves over whole catalogs and sub-catalogs of 5, 15 and 50 tools, each request
-// searched once where its tool is and once where it is not (bench/preload-calibration.mjs --fit).
+// searched once where its tool is and once where it is not, with small talk that no tool serves
+// (bench/preload-calibration.mjs --fit).
 
 /** Weights per search mode, in confidenceFeatures' order, bias last. */
 const PRELOAD_CONFIDENCE_MODELS = Object.freeze({
-  compatible: [0.5521, -0.1412, 1.1326, 0.5684, 1.8169, -0.4767, -0.642, -0.158, -0.9219, 0, 0, 0, 0.713, -0.4574],
-  enhanced: [0.7994, -0.2751, 0.8669, 0.4875, 2.043, -1.0848, -0.079, -0.5609, -0.5883, 0, 0, 0, 0.5329, -0.4763],
-  hybrid: [1.1306, -0.207, 1.1556, 0.7587, 0.7582, -0.5386, -0.3568, -0.383, -0.5838, 2.3312, 0.8456, -0.2651, 1.437, -1.0441],
+  compatible: [0.5188, -0.1742, 1.1077, 0.5761, 1.8195, -0.4889, -0.6566, -0.1089, -0.8989, 0, 0, 0, 0.7223, 0.3963, 0.4238, -0.535],
+  enhanced: [0.8207, -0.2557, 0.8715, 0.484, 2.0371, -1.0873, -0.0988, -0.4969, -0.6096, 0, 0, 0, 0.5225, -0.4742, -0.1016, -0.4126],
+  hybrid: [1.1047, -0.2844, 1.1731, 0.7857, 0.5088, -0.5491, -0.4422, -0.2911, -0.5472, 2.2829, 0.8789, -0.192, 1.4764, -0.3835, -0.3118, -1.1446],
 });
 
 /**
@@ -49,7 +50,24 @@ function confidenceFeatures(mode, scores, rank, query, size, evidence) {
     evidence && evidence[rank].lexical > 0 ? 1 : 0,
     // A lead means more on strong evidence than on weak.
     (evidence ? evidence[rank].cosine : Math.log1p(score) / 4) * ((best - runnerUp) / best),
+    // The request's script: the same score is not equally reliable in every language (Korean's
+    // particles and loanwords in Hangul match less of a catalog than Latin or Han text does).
+    ...scriptShares(query),
   ];
+}
+
+/** The shares of `text`'s letters that are Hangul, and Han or kana (its first 2,000 characters tell). */
+function scriptShares(text) {
+  let letters = 0;
+  let hangul = 0;
+  let hanKana = 0;
+  for (const ch of String(text).slice(0, 2000)) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    if (/\p{Script=Hangul}/u.test(ch)) hangul++;
+    else if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(ch)) hanKana++;
+  }
+  return letters === 0 ? [0, 0] : [hangul / letters, hanKana / letters];
 }
 
 /** The logistic model `weights` applied to `features`. */

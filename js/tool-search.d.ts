@@ -49,7 +49,7 @@ export interface ToolSearchProcessorOptions {
     | {
         /** @default 3 */
         maxTools?: number;
-        /** From 0 to 1. @default 0.4 */
+        /** From 0 to 1. @default 0.45 */
         minConfidence?: number;
         /** From 0 to 1, or `false`: a search never loads (its result is then the host's). @default 0 */
         searchMinConfidence?: number | false;
