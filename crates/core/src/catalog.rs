@@ -955,7 +955,7 @@ impl ToolCatalog {
     /// Fused ranking (see [`crate::semantic::fusion`]): `score` is the fused score in
     /// (0, 1]; `minScore` applies to it; only tools whose id is their name are returned.
     fn search_hybrid(&self, hybrid: &HybridRanker, query: &str, params: SearchParams) -> Vec<Hit> {
-        self.fused_hits(&hybrid.lexical, Some(&hybrid.semantic), hybrid.fusion, query, params, None).0.into_iter().map(|(hit, _)| hit).collect()
+        self.fused_hits(&hybrid.lexical, Some(&hybrid.semantic), hybrid.fusion, query, params, None).hits.into_iter().map(|(hit, _)| hit).collect()
     }
 
     /// Fused hits with their slots, and the lexical candidates fused: `lexical` fused with
@@ -968,9 +968,9 @@ impl ToolCatalog {
         query: &str,
         params: SearchParams,
         over: Option<Override<'_>>,
-    ) -> (Vec<(Hit, u32)>, Vec<(u32, f64)>) {
+    ) -> Fused {
         if params.top_k == 0 && !params.inspect_all {
-            return (Vec::new(), Vec::new());
+            return Fused { hits: Vec::new(), lexical: Vec::new(), embedded: None };
         }
         // A user's embedder takes its own semantic weights (its cosines are not the shipped model's).
         let fusion = &match over {
@@ -980,13 +980,17 @@ impl ToolCatalog {
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
         let lexical = lexical.search_top(query, lexical_depth);
         let depth = fusion.semantic_depth.max(params.top_k);
+        let mut embedded = None;
         let (ranked, cjk) = match (over, semantic) {
             (Some(Override { docs, query_vector, .. }), _) => (docs.top_for_vector(query, query_vector, depth, fusion), &docs.cjk),
-            (None, Some(docs)) => (docs.top(query, depth, fusion), &docs.cjk),
+            (None, Some(docs)) => {
+                embedded = docs.embed(query);
+                (docs.top_embedded(embedded.as_ref(), query, depth, fusion), &docs.cjk)
+            }
             (None, None) => (Vec::new(), &Vec::new()),
         };
         let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &ranked, cjk), params);
-        (hits, lexical)
+        Fused { hits, lexical, embedded }
     }
 
     /// The text each document's vector embeds, in slot order (what a user's embedder embeds
@@ -1035,7 +1039,7 @@ impl ToolCatalog {
             (Ranker::Enhanced(index), Some(_)) => self.fused_hits(index, None, Fusion::default(), query, params, over),
             _ => return self.search(query, params),
         };
-        fused.0.into_iter().map(|(hit, _)| hit).collect()
+        fused.hits.into_iter().map(|(hit, _)| hit).collect()
     }
 
     /// [`Self::search_with`], each hit with its [`Evidence`] when this catalog is hybrid (the
@@ -1046,9 +1050,14 @@ impl ToolCatalog {
         let Ranker::Hybrid(hybrid) = &self.ranker else {
             return self.search_with(query, params, over).into_iter().map(|hit| (hit, None)).collect();
         };
-        let (hits, lexical) = self.fused_hits(&hybrid.lexical, Some(&hybrid.semantic), hybrid.fusion, query, params, over);
+        let Fused { hits, lexical, embedded } = self.fused_hits(&hybrid.lexical, Some(&hybrid.semantic), hybrid.fusion, query, params, over);
         let slots: Vec<u32> = hits.iter().map(|(_, slot)| *slot).collect();
-        let cosines = hybrid.semantic.plain_cosines(query, &slots);
+        // (the query's vector from the fusion when the shipped model ranked; a user's embedder
+        // ranked otherwise, and the evidence is still the shipped model's)
+        let cosines = match embedded {
+            Some(embedded) => hybrid.semantic.plain_cosines_of(Some(&embedded), &slots),
+            None => hybrid.semantic.plain_cosines(query, &slots),
+        };
         let lexical_scores: rustc_hash::FxHashMap<u32, f64> = lexical.iter().copied().collect();
         let lexical_of = |slot: u32| lexical_scores.get(&slot).copied().unwrap_or(0.0);
         hits.into_iter()
@@ -1056,6 +1065,14 @@ impl ToolCatalog {
             .map(|((hit, slot), cosine)| (hit, Some(Evidence { lexical: lexical_of(slot), cosine: f64::from(cosine) })))
             .collect()
     }
+}
+
+/// What [`ToolCatalog::fused_hits`] found: the hits with their slots, the lexical ranking, and
+/// the query's vector when the shipped model embedded it (preload's evidence reuses it).
+struct Fused {
+    hits: Vec<(Hit, u32)>,
+    lexical: Vec<(u32, f64)>,
+    embedded: Option<(Vec<f32>, crate::semantic::Script)>,
 }
 
 /// A user's embedder on the semantic side of a hybrid search: the catalog's documents with

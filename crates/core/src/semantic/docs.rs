@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use super::helper;
 use super::model::{normalize, Encoder, Script, StaticModel};
 use super::Fusion;
 
@@ -27,6 +28,24 @@ fn in_two_halves<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) ->
         Ok(Ok(tail)) => [head, tail],
         // No thread could be started: finish here.
         _ => [head, f(second)],
+    }
+}
+
+/// Document sets at least this large (rows × dim bytes) are scanned with the helper thread
+/// (see `helper`); smaller ones sit in cache and take a few µs alone.
+const SHARED_SCAN_MIN_BYTES: usize = 1 << 20;
+/// Rows per chunk of a shared scan: ~100 KB, a few µs, so that the caller waits at most
+/// that long for a chunk the helper has begun.
+const SCAN_CHUNK_ROWS: usize = 256;
+
+/// `out`'s start, shared by the chunks of one scan.
+#[derive(Clone, Copy)]
+struct SendPtr(*mut f32);
+// SAFETY: each chunk writes a disjoint range (see `DocVectors::cosines`).
+unsafe impl Sync for SendPtr {}
+impl SendPtr {
+    fn get(self) -> *mut f32 {
+        self.0
     }
 }
 
@@ -167,7 +186,21 @@ impl DocVectors {
         if q.scale == 0.0 || q.values.len() != self.dim {
             return out;
         }
-        dots(&self.rows, &self.sums, &q.values, self.dim, &mut out);
+        let n = self.len();
+        if n * self.dim < SHARED_SCAN_MIN_BYTES {
+            dots(&self.rows, &self.sums, &q.values, self.dim, &mut out);
+        } else {
+            // Chunks of rows for this thread and the helper (see `helper`), each writing its
+            // own part of `out`.
+            let chunks = n.div_ceil(SCAN_CHUNK_ROWS);
+            let base = SendPtr(out.as_mut_ptr());
+            helper::for_each_chunk(chunks, &|c| {
+                let rows = c * SCAN_CHUNK_ROWS..((c + 1) * SCAN_CHUNK_ROWS).min(n);
+                // SAFETY: chunks are disjoint ranges of `out`, which outlives the call.
+                let part = unsafe { std::slice::from_raw_parts_mut(base.get().add(rows.start), rows.len()) };
+                dots(&self.rows[rows.start * self.dim..rows.end * self.dim], &self.sums[rows.clone()], &q.values, self.dim, part);
+            });
+        }
         for (c, s) in out.iter_mut().zip(&self.scales) {
             *c *= s * q.scale;
         }
@@ -385,6 +418,8 @@ pub struct SemanticDocs {
     /// cosine with every request in another language.
     tail: usize,
     inverse_head_norms: Vec<f32>,
+    /// Whether any document is not Latin (else a Latin query needs no head factors).
+    any_cjk: bool,
 }
 
 impl SemanticDocs {
@@ -403,7 +438,8 @@ impl SemanticDocs {
         let cjk: Vec<bool> = scripts.iter().map(|&s| s != Script::Latin).collect();
         let crowding = vectors.crowding(CROWDING_NEIGHBOURS, CROWDING_POOL, &cjk);
         let inverse_head_norms = if tail == 0 { Vec::new() } else { vectors.inverse_head_norms(vectors.dim() - tail) };
-        Self { model, vectors, cjk, scripts, crowding, tail, inverse_head_norms }
+        let any_cjk = cjk.iter().any(|&c| c);
+        Self { model, vectors, cjk, scripts, crowding, tail, inverse_head_norms, any_cjk }
     }
 
     /// The factor turning the full cosine of a query (of `script`, with vector `v`) with
@@ -411,7 +447,7 @@ impl SemanticDocs {
     /// has no tail, else the cosine of the heads (see `tail`). None when no factor applies.
     fn head_factors(&self, v: &[f32], script: Script) -> Option<Vec<f32>> {
         // (a Latin query over Latin documents only: every factor is 1, the common case)
-        if self.tail == 0 || (script == Script::Latin && !self.cjk.iter().any(|&c| c)) {
+        if self.tail == 0 || (script == Script::Latin && !self.any_cjk) {
             return None;
         }
         let head = v.len() - self.tail;
@@ -440,13 +476,25 @@ impl SemanticDocs {
 
     /// The model's plain cosine of `query` with each of `rows` (no crowding, no script share).
     pub fn plain_cosines(&self, query: &str, rows: &[u32]) -> Vec<f32> {
-        let Some(model) = self.model.as_ref().filter(|_| !self.vectors.is_empty()) else {
+        self.plain_cosines_of(self.embed(query).as_ref(), rows)
+    }
+
+    /// The model's vector of `query` and its script, for [`Self::top_embedded`] and
+    /// [`Self::plain_cosines_of`] (one embedding for both); None without a model or documents.
+    pub fn embed(&self, query: &str) -> Option<(Vec<f32>, Script)> {
+        let model = self.model.as_ref().filter(|_| !self.vectors.is_empty())?;
+        let script = Script::of(query);
+        Some((model.embed_as(query, script), script))
+    }
+
+    /// [`Self::plain_cosines`] of a query embedded by [`Self::embed`] (None: all 0).
+    pub fn plain_cosines_of(&self, embedded: Option<&(Vec<f32>, Script)>, rows: &[u32]) -> Vec<f32> {
+        let Some((v, script)) = embedded else {
             return vec![0.0; rows.len()];
         };
-        let script = Script::of(query);
-        let v = model.embed_as(query, script);
-        let factors = self.head_factors(&v, script);
-        let q = self.vectors.query(&v);
+        let (v, script) = (v.as_slice(), *script);
+        let factors = self.head_factors(v, script);
+        let q = self.vectors.query(v);
         rows.iter()
             .map(|&r| self.vectors.cosine_at(&q, r as usize) * factors.as_ref().map_or(1.0, |f| f.get(r as usize).copied().unwrap_or(1.0)))
             .collect()
@@ -458,12 +506,15 @@ impl SemanticDocs {
     /// positive cosine are candidates (a query without any known token has cosine 0 with
     /// everything).
     pub fn top(&self, query: &str, k: usize, fusion: &Fusion) -> Vec<(u32, f32)> {
-        let Some(model) = self.model.as_ref().filter(|_| !self.vectors.is_empty() && k > 0) else {
-            return Vec::new();
-        };
-        let script = Script::of(query);
-        let v = model.embed_as(query, script);
-        self.top_of(&v, script, k, fusion, query)
+        self.top_embedded(self.embed(query).as_ref(), query, k, fusion)
+    }
+
+    /// [`Self::top`] of `query` embedded by [`Self::embed`] (None: nothing).
+    pub fn top_embedded(&self, embedded: Option<&(Vec<f32>, Script)>, query: &str, k: usize, fusion: &Fusion) -> Vec<(u32, f32)> {
+        match embedded {
+            Some((v, script)) if k > 0 => self.top_of(v, *script, k, fusion, query),
+            _ => Vec::new(),
+        }
     }
 
     /// [`Self::top`] with the query's vector given (a user's embedder; normalized here) for
@@ -555,6 +606,30 @@ mod tests {
                 unsafe { dots_avx2(&rows_ext, &q, dim, &mut avx2) };
                 assert_eq!(avx2, want, "avx2 dim {dim}");
             }
+        }
+    }
+
+    /// A set large enough for the shared scan (two threads, in chunks) scores every row as
+    /// one thread does, the last partial chunk included.
+    #[test]
+    fn a_shared_scan_scores_every_row_as_one_thread_does() {
+        let mut next = crate::test_support::xorshift(11);
+        let (n, dim) = (SHARED_SCAN_MIN_BYTES / 384 + SCAN_CHUNK_ROWS + 37, 384);
+        let mut docs = DocVectors::new(dim);
+        for _ in 0..n {
+            let mut v: Vec<f32> = (0..dim).map(|_| next(2001) as f32 - 1000.0).collect();
+            normalize(&mut v);
+            docs.push_unit(&v);
+        }
+        let mut v: Vec<f32> = (0..dim).map(|_| next(2001) as f32 - 1000.0).collect();
+        normalize(&mut v);
+        let q = docs.query(&v);
+        let got = docs.cosines(&q);
+        assert_eq!(got.len(), n);
+        for (i, &c) in got.iter().enumerate() {
+            let mut dot = [0.0f32];
+            dots_portable(&docs.rows[i * dim..(i + 1) * dim], &q.values, dim, &mut dot);
+            assert_eq!(c.to_bits(), (dot[0] * (docs.scales[i] * q.scale)).to_bits(), "row {i}");
         }
     }
 

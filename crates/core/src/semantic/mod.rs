@@ -9,6 +9,7 @@
 
 pub mod docs;
 pub mod fusion;
+mod helper;
 pub mod model;
 
 pub use docs::{DocVectors, SemanticDocs};

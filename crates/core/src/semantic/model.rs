@@ -118,7 +118,14 @@ pub struct StaticModel {
     /// Trailing dimensions only Latin-script text keeps (an English teacher's signal, which
     /// would otherwise only add noise to the other scripts' vectors).
     latin_tail: usize,
+    /// Queries' words already segmented (emptied when full): requests share most of their
+    /// words, and one lookup here costs less than the trie walk, whose lookups miss the
+    /// cache after a search has streamed the document vectors through it.
+    query_words: std::sync::Mutex<HashMap<Box<str>, Box<[u32]>>>,
 }
+
+/// At most this many words in [`StaticModel::tokenize`]'s cache (~1 MB).
+const QUERY_WORDS_CACHED: usize = 16_384;
 
 /// The script class of a text, which stands for its language: a static model's sentence
 /// vectors carry a large component shared by all text of one language (mean cosine of two
@@ -282,6 +289,7 @@ impl StaticModel {
             means,
             centering: DEFAULT_CENTERING,
             latin_tail,
+            query_words: Default::default(),
         })
     }
 
@@ -360,7 +368,21 @@ impl StaticModel {
     pub fn tokenize(&self, text: &str) -> Vec<u32> {
         let mut ids = Vec::new();
         let mut scratch = Viterbi::default();
-        self.for_each_word(text, |word| self.segment(word, &mut scratch, &mut ids));
+        // (another thread tokenizing at the same moment: segment without the cache)
+        let mut cache = self.query_words.try_lock().ok();
+        self.for_each_word(text, |word| {
+            let Some(cache) = cache.as_mut() else { return self.segment(word, &mut scratch, &mut ids) };
+            if let Some(known) = cache.get(word) {
+                ids.extend_from_slice(known);
+                return;
+            }
+            let start = ids.len();
+            self.segment(word, &mut scratch, &mut ids);
+            if cache.len() >= QUERY_WORDS_CACHED {
+                cache.clear();
+            }
+            cache.insert(word.into(), ids[start..].into());
+        });
         ids
     }
 
