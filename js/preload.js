@@ -58,17 +58,18 @@ function confidenceFeatures(mode, scores, rank, query, size, evidence) {
 
 /** The shares of `text`'s letters that are Hangul, and Han or kana (its first 2,000 characters tell). */
 function scriptShares(text) {
-  let letters = 0;
-  let hangul = 0;
-  let hanKana = 0;
-  for (const ch of String(text).slice(0, 2000)) {
-    if (!/\p{L}/u.test(ch)) continue;
-    letters++;
-    if (/\p{Script=Hangul}/u.test(ch)) hangul++;
-    else if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(ch)) hanKana++;
-  }
-  return letters === 0 ? [0, 0] : [hangul / letters, hanKana / letters];
+  const head = String(text).slice(0, 2000);
+  // (every rank of one search asks for the same request's shares)
+  if (head === lastShares.text) return lastShares.shares;
+  const count = (pattern) => head.match(pattern)?.length ?? 0;
+  const letters = count(/\p{L}/gu);
+  const shares = letters === 0
+    ? [0, 0]
+    : [count(/(?=\p{L})\p{Script=Hangul}/gu) / letters, count(/(?=\p{L})[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu) / letters];
+  lastShares = { text: head, shares };
+  return shares;
 }
+let lastShares = { text: undefined, shares: [0, 0] };
 
 /** The logistic model `weights` applied to `features`. */
 function preloadConfidence(weights, features) {
