@@ -13,7 +13,7 @@
 //! scan that finds it busy (another JS worker's search) runs on its own thread alone.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 /// A scan lent to the helper. `work` points at the caller's closure, which lives on the
@@ -25,6 +25,8 @@ struct Job {
     chunks: usize,
     next: AtomicUsize,
     done: AtomicUsize,
+    /// Whether a chunk panicked, on either thread (the caller re-raises it).
+    panicked: AtomicBool,
 }
 
 // SAFETY: `work` is Sync (shared calls from two threads are what it is for) and is only
@@ -33,17 +35,18 @@ unsafe impl Send for Job {}
 unsafe impl Sync for Job {}
 
 impl Job {
-    /// Claims and runs chunks until none is left; returns whether one of them panicked.
-    fn run(&self) -> bool {
-        let mut panicked = false;
+    /// Claims and runs chunks until none is left (a panicking chunk is recorded in `panicked`).
+    fn run(&self) {
         loop {
             let chunk = self.next.fetch_add(1, Ordering::AcqRel);
             if chunk >= self.chunks {
-                return panicked;
+                return;
             }
             // SAFETY: a claimed chunk's closure is alive until `done` reaches `chunks`.
             let work = unsafe { &*self.work };
-            panicked |= catch_unwind(AssertUnwindSafe(|| work(chunk))).is_err();
+            if catch_unwind(AssertUnwindSafe(|| work(chunk))).is_err() {
+                self.panicked.store(true, Ordering::Release);
+            }
             self.done.fetch_add(1, Ordering::AcqRel);
         }
     }
@@ -92,10 +95,10 @@ pub fn for_each_chunk(chunks: usize, work: &(dyn Fn(usize) + Sync)) {
     let Ok(_busy) = helper.busy.try_lock() else { return alone() };
     // SAFETY: only the lifetime is erased; see `Job` for why the closure outlives every call.
     let work: *const (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(work as *const (dyn Fn(usize) + Sync)) };
-    let job = Arc::new(Job { work, chunks, next: AtomicUsize::new(0), done: AtomicUsize::new(0) });
+    let job = Arc::new(Job { work, chunks, next: AtomicUsize::new(0), done: AtomicUsize::new(0), panicked: AtomicBool::new(false) });
     *helper.offered.lock().unwrap_or_else(|e| e.into_inner()) = Some(job.clone());
     helper.wake.notify_one();
-    let panicked = job.run();
+    job.run();
     // Withdraw the offer if the helper has not taken it (it would find nothing to claim).
     helper.offered.lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut spins = 0u32;
@@ -108,7 +111,7 @@ pub fn for_each_chunk(chunks: usize, work: &(dyn Fn(usize) + Sync)) {
             std::thread::yield_now();
         }
     }
-    if panicked {
+    if job.panicked.load(Ordering::Acquire) {
         resume_unwind(Box::new("a scan chunk panicked"));
     }
 }
