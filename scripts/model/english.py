@@ -113,11 +113,56 @@ def registry_corpus(limit):
     return sorted(seen, key=lambda s: hashlib.sha1(s.encode()).hexdigest())[:limit]
 
 
+# Request phrasings for `corpus --requests`: generic ways of asking for a capability (not any
+# evaluation set's), filled with a description turned into a noun phrase.
+REQUEST_TEMPLATES = (
+    "I'm looking for {}.",
+    "Do you have {}?",
+    "Can you recommend {}?",
+    "I need {}.",
+    "Is there {} I could use?",
+    "Find me {}.",
+    "What can I use as {}?",
+    "Please suggest {}.",
+)
+
+
+def as_request(description):
+    """A package description as a request for it (deterministic template by hash)."""
+    import hashlib
+
+    text = description.strip().rstrip(".")
+    words = text.split()
+    first = words[0].lower() if words else ""
+    if first in ("a", "an", "the"):
+        text = " ".join(words[1:])
+    text = text[:1].lower() + text[1:]
+    pick = int(hashlib.sha1(description.encode()).hexdigest(), 16)
+    # (a description that starts with a verb asks to do it, or for something that does it)
+    if first in ACTION_VERBS:
+        return f"Can you help me {text}?"
+    if first.endswith("s") and first[:-1] in ACTION_VERBS or first.endswith("es") and first[:-2] in ACTION_VERBS:
+        return f"I need something that {text}."
+    article = "an" if text[:1] in "aeiou" else "a"
+    return REQUEST_TEMPLATES[pick % len(REQUEST_TEMPLATES)].format(f"{article} {text}")
+
+
+ACTION_VERBS = frozenset(
+    "parse create generate convert manage build run send get fetch read write render validate check make add "
+    "find search extract download upload monitor track analyze analyse automate deploy test format translate "
+    "compress encrypt decrypt sync connect query scrape visualize simplify provide enable allow help turn "
+    "transform export import store load save share schedule calculate detect compare merge split clean "
+    "display show list manage control access integrate handle process serve stream record capture".split()
+)
+
+
 def cmd_corpus(args):
     from script_means import corpus, wheel
 
     texts = corpus(wheel(os.path.join(CACHE, "script-means")), "en") + registry_corpus(args.limit)
     texts = texts[args.start :]
+    if args.requests:
+        texts = [as_request(t) for t in texts]
     model = teacher(args)
     out = np.zeros((len(texts), model.H), np.float32)
     t0 = time.time()
@@ -282,6 +327,7 @@ def main():
     c.add_argument("--limit", type=int, default=60000)
     c.add_argument("--start", type=int, default=0, help="skip the first N texts (embedded in an earlier part)")
     c.add_argument("--part", default="", help="suffix of the cache files")
+    c.add_argument("--requests", action="store_true", help="each text rephrased as a request for it (REQUEST_TEMPLATES)")
     b = sub.add_parser("build")
     b.set_defaults(func=cmd_build)
     b.add_argument("--variant", default="fit", choices=["fit", "concat"])
