@@ -6,12 +6,14 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTool } from '@mastra/core/tools';
 import { MessageList } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { SkillSearchProcessor, ToolSearchProcessor } from '../index.js';
 import { call, step, tempSkillsWorkspace, type TempWorkspace } from './skill-search.fixture';
+import { runNode } from './support/run-node';
 
 const require = createRequire(import.meta.url);
 const semantic = require('../js/semantic.js');
@@ -424,4 +426,43 @@ describe('hybrid options and model loading', () => {
     expect(a.vocabSize).toBe(PIECES.length);
     expect(Array.from(a.embed('weather')).map(x => Math.round(x * 100) / 100)).toEqual([1, 0, 0, 0]);
   });
+});
+
+describe('hybrid search over a catalog large enough to share its vector scan', () => {
+  // 6,000 realistic tools × 384 model dimensions: 2.3 MB of vectors, past the size from which a
+  // search shares the scan with the core's helper thread (crates/core/src/semantic/helper.rs). The
+  // parked helper must not keep a process or a worker alive, and a worker's searches must match
+  // the main thread's.
+  const root = join(__dirname, '..');
+  const search = `
+    const { realisticTools, metatoolQueries } = await import(${JSON.stringify(pathToFileURL(join(root, 'bench/tool-search-realistic.mjs')).href)});
+    const { ToolSearchProcessor } = await import(${JSON.stringify(pathToFileURL(join(root, 'index.mjs')).href)});
+    const { MessageList } = await import('@mastra/core/agent');
+    const { RequestContext } = await import('@mastra/core/request-context');
+    const p = new ToolSearchProcessor({ tools: realisticTools(6000), search: { mode: 'hybrid' } });
+    const requestContext = new RequestContext();
+    requestContext.set('mastra__threadId', 't');
+    const { tools } = await p.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 't', resourceId: 'r' }), requestContext, messages: [], stepNumber: 0 });
+    const found = [];
+    for (const query of metatoolQueries().slice(0, 20)) found.push((await tools.search_tools.execute({ query }, {})).results.map((r) => r.name).join(','));
+    const answer = JSON.stringify(found);`;
+  const script = `
+    const { Worker } = await import('node:worker_threads');
+    const inWorker = await new Promise((resolve, reject) => {
+      const w = new Worker(${JSON.stringify(`(async () => {${search}
+        (await import('node:worker_threads')).parentPort.postMessage(answer);
+      })();`)}, { eval: true });
+      w.on('message', resolve);
+      w.on('error', reject);
+    });
+    ${search}
+    console.log(answer === inWorker ? 'same' : 'different', found.filter((f) => f.split(',').length === 5).length);`;
+
+  it('a worker finds what the main thread finds, and the process exits on its own', async () => {
+    const r = await runNode(['--input-type=module', '-e', script], 60_000);
+    expect(r.stderr).toBe('');
+    expect(r.signal).toBeNull(); // not killed by the timeout
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('same 20');
+  }, 70_000);
 });

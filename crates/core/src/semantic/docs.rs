@@ -3,9 +3,10 @@
 //! Rows are unit vectors stored as i8 with one scale per row; a query is quantized the
 //! same way and scored with exact integer dot products: 4× less memory to stream per query
 //! than f32, and 32 products per VNNI instruction (AVX2: per instruction pair). 10,000 ×
-//! 256 takes ~90 µs on the 2-core dev VM, bound by streaming the 2.5 MB matrix (1,000 rows
-//! in cache: ~5 µs); the auto-vectorized loop took ~240 µs. Quantization moves cosines by
-//! about 1e-3.
+//! 256 takes ~70–90 µs on the 2-core dev VMs and 10,000 × 384 ~135 µs, bound by streaming
+//! the matrix (1,000 rows in cache: ~5 µs); the auto-vectorized loop took ~240 µs. Sets of a
+//! megabyte or more are scanned in chunks shared with a helper thread (`helper`).
+//! Quantization moves cosines by about 1e-3.
 
 use std::sync::Arc;
 
