@@ -1054,10 +1054,8 @@ impl ToolCatalog {
         let slots: Vec<u32> = hits.iter().map(|(_, slot)| *slot).collect();
         // (the query's vector from the fusion when the shipped model ranked; a user's embedder
         // ranked otherwise, and the evidence is still the shipped model's)
-        let cosines = match embedded {
-            Some(embedded) => hybrid.semantic.plain_cosines_of(Some(&embedded), &slots),
-            None => hybrid.semantic.plain_cosines(query, &slots),
-        };
+        let embedded = embedded.or_else(|| hybrid.semantic.embed(query));
+        let cosines = hybrid.semantic.plain_cosines_of(embedded.as_ref(), &slots);
         let lexical_scores: rustc_hash::FxHashMap<u32, f64> = lexical.iter().copied().collect();
         let lexical_of = |slot: u32| lexical_scores.get(&slot).copied().unwrap_or(0.0);
         hits.into_iter()

@@ -39,17 +39,6 @@ const SHARED_SCAN_MIN_BYTES: usize = 1 << 20;
 /// that long for a chunk the helper has begun.
 const SCAN_CHUNK_ROWS: usize = 256;
 
-/// `out`'s start, shared by the chunks of one scan.
-#[derive(Clone, Copy)]
-struct SendPtr(*mut f32);
-// SAFETY: each chunk writes a disjoint range (see `DocVectors::cosines`).
-unsafe impl Sync for SendPtr {}
-impl SendPtr {
-    fn get(self) -> *mut f32 {
-        self.0
-    }
-}
-
 /// Unit vectors of a document set, quantized per row.
 #[derive(Debug, Clone)]
 pub struct DocVectors {
@@ -192,14 +181,12 @@ impl DocVectors {
             dots(&self.rows, &self.sums, &q.values, self.dim, &mut out);
         } else {
             // Chunks of rows for this thread and the helper (see `helper`), each writing its
-            // own part of `out`.
-            let chunks = n.div_ceil(SCAN_CHUNK_ROWS);
-            let base = SendPtr(out.as_mut_ptr());
-            helper::for_each_chunk(chunks, &|c| {
+            // own part of `out` (each part's lock is taken once, by whoever claims it).
+            let parts: Vec<std::sync::Mutex<&mut [f32]>> = out.chunks_mut(SCAN_CHUNK_ROWS).map(std::sync::Mutex::new).collect();
+            helper::for_each_chunk(parts.len(), &|c| {
                 let rows = c * SCAN_CHUNK_ROWS..((c + 1) * SCAN_CHUNK_ROWS).min(n);
-                // SAFETY: chunks are disjoint ranges of `out`, which outlives the call.
-                let part = unsafe { std::slice::from_raw_parts_mut(base.get().add(rows.start), rows.len()) };
-                dots(&self.rows[rows.start * self.dim..rows.end * self.dim], &self.sums[rows.clone()], &q.values, self.dim, part);
+                let mut part = parts[c].lock().unwrap_or_else(|e| e.into_inner());
+                dots(&self.rows[rows.start * self.dim..rows.end * self.dim], &self.sums[rows], &q.values, self.dim, &mut part);
             });
         }
         for (c, s) in out.iter_mut().zip(&self.scales) {
