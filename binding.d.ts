@@ -36,8 +36,13 @@ export declare class NativeLoadedNameStore {
 
 /** A loaded static embedding model (`model.bin`). */
 export declare class NativeSemanticModel {
-  /** Loads `path` (a `model.bin` file), or returns the copy already loaded in this process. */
-  static load(path: string): NativeSemanticModel
+  /** The model already parsed under `key` in this process (any thread), if any. */
+  static loaded(key: string): NativeSemanticModel | null
+  /**
+   * The model under `key` (the file's canonical path): the one already parsed in this
+   * process, or `bytes` (the file's contents) parsed now.
+   */
+  static fromBytes(key: string, bytes: Uint8Array): NativeSemanticModel
   get dim(): number
   get vocabSize(): number
   /** Approximate bytes the model holds in memory. */

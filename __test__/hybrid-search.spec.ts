@@ -2,7 +2,7 @@
 // A tiny hand-made model (written by this spec in the model.bin format) shows the mechanics:
 // a request sharing no word with any description is found only by hybrid, CJK requests reach
 // English descriptions; options and model loading fail with errors naming what to fix.
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -307,10 +307,8 @@ describe('hybrid with the distilled model', () => {
     const end = buf.length - tailBytes;
     const bare = Buffer.concat([buf.subarray(0, end - section), buf.subarray(end)]);
     bare.writeUInt32LE(flags & ~8, 20);
-    const bareFile = join(dir, 'no-means.bin');
-    writeFileSync(bareFile, bare);
-    const withMeans = NativeSemanticModel.load(file);
-    const without = NativeSemanticModel.load(bareFile);
+    const withMeans = semantic.loadModelFile(file);
+    const without = NativeSemanticModel.fromBytes(join(dir, 'no-means.bin'), bare);
     // As the search compares texts: two in different scripts by the dimensions before the
     // Latin-only tail (the CJK text has none), renormalized.
     const cos = (m: any, x: string, y: string) => {
@@ -385,6 +383,8 @@ describe('hybrid options and model loading', () => {
     const truncated = join(dir, 'truncated.bin');
     writeFileSync(truncated, modelBytes().subarray(0, 60));
     expect(() => make({ mode: 'hybrid', model: truncated })).toThrow(/truncated/);
+    // Only a regular file is read: a device would never end, a FIFO would block.
+    expect(() => make({ mode: 'hybrid', model: '/dev/zero' })).toThrow(/options\.search\.model: cannot read the model file \/dev\/zero: not a regular file/);
     // Stable codes: missing (a path or folder without model.bin) vs present but unusable.
     const codeOf = (fn: () => unknown) => {
       try {
@@ -421,11 +421,34 @@ describe('hybrid options and model loading', () => {
     const b = semantic.loadSemanticModel(join(modelDir, 'model.bin'), 'X');
     expect(a).toBe(b);
     // the native registry shares the model even between separate handles
-    expect(NativeSemanticModel.load(join(modelDir, 'model.bin')).sameModel(a)).toBe(true);
+    expect(semantic.loadModelFile(join(modelDir, 'model.bin')).sameModel(a)).toBe(true);
+    expect(NativeSemanticModel.loaded(realpathSync(join(modelDir, 'model.bin'))).sameModel(a)).toBe(true);
+    expect(NativeSemanticModel.loaded(join(modelDir, 'elsewhere.bin'))).toBeNull();
     expect(a.dim).toBe(DIM);
     expect(a.vocabSize).toBe(PIECES.length);
     expect(Array.from(a.embed('weather')).map(x => Math.round(x * 100) / 100)).toEqual([1, 0, 0, 0]);
   });
+});
+
+describe('model loading with large buffers alive', () => {
+  // The addon never opens the model file itself: from WebAssembly (npm run test:wasm) a file
+  // access goes through node:wasi, and with two ~46 MB Buffers alive its path calls crashed
+  // Node with SIGSEGV (V8 fast API calls on shared wasm memory). The JS layer reads the file.
+  it('loads the model and reports a missing file without crashing the process', async () => {
+    const semanticJs = JSON.stringify(join(__dirname, '..', 'js', 'semantic.js'));
+    const script = `
+      const semantic = require(${semanticJs});
+      const held = [Buffer.alloc(46e6, 1), Buffer.alloc(46e6, 2)];
+      const model = semantic.loadModelFile(${JSON.stringify(join(REPO_MODEL, 'model.bin'))});
+      let missing;
+      try { semantic.loadModelFile('/nonexistent/model.bin'); } catch (error) { missing = error.message; }
+      console.log(model.dim, held.length, missing);`;
+    const r = await runNode(['--disable-warning=ExperimentalWarning', '-e', script], 60_000);
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^384 2 cannot read the model file \/nonexistent\/model\.bin: ENOENT/);
+  }, 70_000);
 });
 
 describe('hybrid search over a catalog large enough to share its vector scan', () => {

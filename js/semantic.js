@@ -102,6 +102,37 @@ function modelFileOf(modelOption, processorName, bases = defaultBases()) {
   return path.join(dir, MODEL_FILE);
 }
 
+/** Largest model file read (the shipped one is tens of MB): a runaway file is an error, not a read until memory runs out. */
+const MAX_MODEL_BYTES = 2 ** 30;
+
+/**
+ * The model in `file`: the copy this process (any thread) already parsed, or the file read here
+ * and parsed by the addon. The addon never opens the file itself (see src/semantic.rs: file
+ * access from WebAssembly crashes Node). Throws an Error saying what is wrong with the file.
+ */
+function loadModelFile(file) {
+  const { NativeSemanticModel } = require('./native.js');
+  let canonical;
+  try {
+    canonical = fs.realpathSync(file);
+  } catch (error) {
+    throw new Error(`cannot read the model file ${file}: ${error.message}`, { cause: error });
+  }
+  const model = NativeSemanticModel.loaded(canonical);
+  if (model) return model;
+  // Checked before reading: a device or FIFO (e.g. /dev/zero) would never end.
+  const stat = fs.statSync(canonical);
+  if (!stat.isFile()) throw new Error(`cannot read the model file ${file}: not a regular file`);
+  if (stat.size > MAX_MODEL_BYTES) throw new Error(`cannot read the model file ${file}: larger than ${MAX_MODEL_BYTES} bytes`);
+  let bytes;
+  try {
+    bytes = fs.readFileSync(canonical);
+  } catch (error) {
+    throw new Error(`cannot read the model file ${file}: ${error.message}`, { cause: error });
+  }
+  return NativeSemanticModel.fromBytes(canonical, bytes);
+}
+
 /**
  * The loaded model for `search.model` (or the package), read once per process per file.
  * Throws an Error naming the option or the package when it is missing or not a model.
@@ -110,10 +141,8 @@ function loadSemanticModel(modelOption, processorName) {
   const file = modelFileOf(modelOption, processorName);
   let model = loaded.get(file);
   if (model) return model;
-  // Required here, not at the top: compatible and enhanced processors never touch the model.
-  const { NativeSemanticModel } = require('./native.js');
   try {
-    model = NativeSemanticModel.load(file);
+    model = loadModelFile(file);
   } catch (error) {
     const source = modelOption !== undefined ? 'options.search.model' : `the ${MODEL_PACKAGE} package`;
     throw modelError('MASTRA_NATIVE_MODEL_INVALID', `${processorName}: cannot load the search model from ${source}: ${error.message}`, { cause: error });
@@ -122,4 +151,4 @@ function loadSemanticModel(modelOption, processorName) {
   return model;
 }
 
-module.exports = { searchModeOf, loadSemanticModel, modelFileOf, MODEL_PACKAGE };
+module.exports = { searchModeOf, loadSemanticModel, loadModelFile, modelFileOf, MODEL_PACKAGE };

@@ -1,57 +1,40 @@
-//! Native half of hybrid search: the static embedding model, loaded once per file per
-//! process (every processor, and every worker thread, that loads the same path shares it).
+//! Native half of hybrid search: the static embedding model, parsed once per file per
+//! process (every processor, and every worker thread, that loads the same file shares it).
+//!
+//! The JS layer reads the file and hands its bytes over (`fromBytes`), keyed by the file's
+//! canonical path: the addon itself never opens a file. Under WebAssembly a file access would
+//! go through `node:wasi`, whose path calls crash Node 20 and 22 (SIGSEGV in V8's fast API
+//! calls on shared wasm memory) once large external buffers are alive.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use mastra_native_core::semantic::StaticModel;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
-/// Loaded models by canonical path; weak, so a model no processor uses is freed.
-fn registry() -> &'static Mutex<HashMap<PathBuf, Weak<StaticModel>>> {
-    static MODELS: OnceLock<Mutex<HashMap<PathBuf, Weak<StaticModel>>>> = OnceLock::new();
+/// Parsed models by key (the file's canonical path); weak, so a model no processor uses is freed.
+fn registry() -> &'static Mutex<HashMap<String, Weak<StaticModel>>> {
+    static MODELS: OnceLock<Mutex<HashMap<String, Weak<StaticModel>>>> = OnceLock::new();
     MODELS.get_or_init(Default::default)
 }
 
-/// The model in `path`, from the registry or read now.
-pub fn load_shared(path: &str) -> std::result::Result<Arc<StaticModel>, String> {
-    let canonical = std::fs::canonicalize(path).map_err(|e| format!("cannot read the model file {path}: {e}"))?;
+/// The model registered under `key`, if one is alive in this process.
+pub fn registered(key: &str) -> Option<Arc<StaticModel>> {
     // A poisoned lock only means another load panicked; the map itself is still valid.
-    let mut models = registry().lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(model) = models.get(&canonical).and_then(Weak::upgrade) {
-        return Ok(model);
-    }
-    let bytes = read_model_file(&canonical).map_err(|e| format!("cannot read the model file {path}: {e}"))?;
-    let model = Arc::new(StaticModel::from_bytes(&bytes).map_err(|e| format!("{path} is not a usable model: {e}"))?);
-    models.retain(|_, m| m.strong_count() > 0);
-    models.insert(canonical, Arc::downgrade(&model));
-    Ok(model)
+    registry().lock().unwrap_or_else(|p| p.into_inner()).get(key).and_then(Weak::upgrade)
 }
 
-/// Largest model file read (the shipped one is tens of MB): a device such as `/dev/zero`,
-/// a FIFO or a runaway file must give an error, not read until memory runs out.
-const MAX_MODEL_BYTES: u64 = 1 << 30;
-
-fn read_model_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    use std::io::{Error, ErrorKind, Read};
-    let mut file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+/// The model under `key`: the registered one, or `bytes` parsed and registered now.
+pub fn register_bytes(key: &str, bytes: &[u8]) -> std::result::Result<Arc<StaticModel>, String> {
+    let mut models = registry().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(model) = models.get(key).and_then(Weak::upgrade) {
+        return Ok(model);
     }
-    if meta.len() > MAX_MODEL_BYTES {
-        return Err(Error::new(ErrorKind::InvalidInput, format!("larger than {MAX_MODEL_BYTES} bytes")));
-    }
-    let mut bytes = Vec::new();
-    bytes.try_reserve_exact(meta.len() as usize).map_err(|e| Error::new(ErrorKind::OutOfMemory, e.to_string()))?;
-    // `take`: a file that grows while it is read still stops at the limit.
-    (&mut file).take(MAX_MODEL_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_MODEL_BYTES {
-        return Err(Error::new(ErrorKind::InvalidInput, format!("larger than {MAX_MODEL_BYTES} bytes")));
-    }
-    Ok(bytes)
+    let model = Arc::new(StaticModel::from_bytes(bytes).map_err(|e| format!("{key} is not a usable model: {e}"))?);
+    models.retain(|_, m| m.strong_count() > 0);
+    models.insert(key.to_owned(), Arc::downgrade(&model));
+    Ok(model)
 }
 
 /// A loaded static embedding model (`model.bin`).
@@ -62,10 +45,17 @@ pub struct NativeSemanticModel {
 
 #[napi]
 impl NativeSemanticModel {
-    /// Loads `path` (a `model.bin` file), or returns the copy already loaded in this process.
+    /// The model already parsed under `key` in this process (any thread), if any.
+    #[napi(catch_unwind)]
+    pub fn loaded(key: String) -> Option<NativeSemanticModel> {
+        registered(&key).map(|inner| Self { inner })
+    }
+
+    /// The model under `key` (the file's canonical path): the one already parsed in this
+    /// process, or `bytes` (the file's contents) parsed now.
     #[napi(factory, catch_unwind)]
-    pub fn load(path: String) -> Result<Self> {
-        load_shared(&path).map(|inner| Self { inner }).map_err(|e| Error::new(Status::InvalidArg, e))
+    pub fn from_bytes(key: String, bytes: &[u8]) -> Result<Self> {
+        register_bytes(&key, bytes).map(|inner| Self { inner }).map_err(|e| Error::new(Status::InvalidArg, e))
     }
 
     #[napi(getter, catch_unwind)]
@@ -108,10 +98,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_regular_files_of_bounded_size_are_read() {
-        assert!(read_model_file(std::path::Path::new("/dev/zero")).is_err());
-        assert!(read_model_file(&std::env::temp_dir()).is_err());
-        let err = load_shared("/dev/zero").unwrap_err();
-        assert!(err.starts_with("cannot read the model file /dev/zero: not a regular file"), "{err}");
+    fn bytes_that_are_no_model_are_an_error_and_register_nothing() {
+        let err = register_bytes("/no/such/model.bin", b"not a model").unwrap_err();
+        assert!(err.starts_with("/no/such/model.bin is not a usable model: "), "{err}");
+        assert!(registered("/no/such/model.bin").is_none());
     }
 }

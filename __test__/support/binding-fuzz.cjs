@@ -11,7 +11,6 @@
 // parameter's kind in turn (the others at baseline), then with seeded random combinations.
 'use strict';
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const binding = require('../../binding.js');
@@ -45,7 +44,8 @@ const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
 // --- valid values ----------------------------------------------------------------------------
 
 const MODEL_FILE = path.join(__dirname, '..', '..', 'packages', 'model-multilingual', 'model.bin');
-const model = NativeSemanticModel.load(MODEL_FILE);
+const modelBytes = fs.readFileSync(MODEL_FILE);
+const model = NativeSemanticModel.fromBytes(MODEL_FILE, modelBytes);
 const KEYS = ['get_weather', 'send_email', 'search_files'];
 const IDS = [null, 'mail', null];
 const DESCRIPTIONS = ['Current weather for a city', 'Sends an email', 'Searches files by name'];
@@ -71,23 +71,14 @@ const hybridSkills = NativeSkillIndex.hybrid(['pdf', 'git'], ['Reads PDFs', 'Use
 const skillOverride = hybridSkills.semanticOverride(new Float32Array(8).fill(1), 4, 1, 0.15);
 const u32Arrays = () => [new Uint32Array(0), Uint32Array.of(0, 1), Uint32Array.of(4294967295), new Uint32Array(1 << 16), Int32Array.of(-1), new Float64Array(2), [0, 1]];
 
-// Files for NativeSemanticModel.load: a directory, devices, garbage, a truncated model.
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mnp-fuzz-'));
-process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
-const garbage = path.join(scratch, 'garbage.bin');
-fs.writeFileSync(garbage, Buffer.from(Array.from({ length: 4096 }, () => int(0, 255))));
-const modelBytes = fs.readFileSync(MODEL_FILE);
-const truncated = path.join(scratch, 'truncated.bin');
-fs.writeFileSync(truncated, modelBytes.subarray(0, 64));
+// Contents for NativeSemanticModel.fromBytes: garbage, a truncated model, a forged header, flipped bits.
+const garbage = Buffer.from(Array.from({ length: 4096 }, () => int(0, 255)));
+const truncated = modelBytes.subarray(0, 64);
 // The real header (dim, vocab) with a vocabulary count the file cannot hold.
-const forged = path.join(scratch, 'forged.bin');
-const forgedBytes = Buffer.from(modelBytes.subarray(0, 4096));
-forgedBytes.writeUInt32LE(0xffffffff, 12);
-fs.writeFileSync(forged, forgedBytes);
-const flippedModel = path.join(scratch, 'flipped.bin');
-const flippedBytes = Buffer.from(modelBytes);
-for (let i = 0; i < 64; i++) flippedBytes[int(0, 256)] ^= 1 << int(0, 7);
-fs.writeFileSync(flippedModel, flippedBytes);
+const forged = Buffer.from(modelBytes.subarray(0, 4096));
+forged.writeUInt32LE(0xffffffff, 12);
+const flippedModel = Buffer.from(modelBytes);
+for (let i = 0; i < 64; i++) flippedModel[int(0, 256)] ^= 1 << int(0, 7);
 
 // --- hostile values by kind ------------------------------------------------------------------
 
@@ -145,7 +136,7 @@ const f32Arrays = () => [new Float32Array(0), Float32Array.of(1, 0, 0, 0), Float
 const overrides = () => [override, skillOverride, {}, catalog, model, null];
 const models = () => [model, {}, catalog, skillIndex, new NativeLoadedNameStore()];
 const catalogs = () => [catalog, {}, model, skillIndex, new NativeContextNameStore()];
-const paths = [MODEL_FILE, '', '/', scratch, '/dev/zero', '/dev/null', '/dev/urandom', '/proc/self/status', garbage, truncated, forged, flippedModel, path.join(scratch, 'missing.bin'), '\0', 'model.bin\0x', long];
+const modelContents = () => [modelBytes, new Uint8Array(0), garbage, truncated, forged, flippedModel, new Uint8Array(modelBytes.buffer, modelBytes.byteOffset, 100), 'model', null, [1, 2, 3]];
 const recordLists = () => [
   [],
   [{ loadTool: true, success: true, toolName: 'a', loaded: [], receipt: null }],
@@ -172,7 +163,7 @@ const KINDS = {
   bool: () => booleans,
   model: models,
   catalog: catalogs,
-  path: () => paths,
+  modelBytes: modelContents,
   records: recordLists,
 };
 
@@ -292,7 +283,8 @@ const ENTRIES = {
     params: ['optStr', 'records', 'bool', 'strs'],
     baseline: ['thread-1', [{ loadTool: true, success: true, toolName: 'a', loaded: [], receipt: null }], true, ['b']],
   },
-  'NativeSemanticModel.load': { call: statik(NativeSemanticModel, 'load'), params: ['path'], baseline: [MODEL_FILE] },
+  'NativeSemanticModel.fromBytes': { call: statik(NativeSemanticModel, 'fromBytes'), params: ['str', 'modelBytes'], baseline: [MODEL_FILE, modelBytes] },
+  'NativeSemanticModel.loaded': { call: statik(NativeSemanticModel, 'loaded'), params: ['str'], baseline: [MODEL_FILE] },
   'NativeSemanticModel#tokenize': { call: method(() => model, 'tokenize'), params: ['str'], baseline: ['weather in Paris'] },
   'NativeSemanticModel#embed': { call: method(() => model, 'embed'), params: ['str'], baseline: ['weather in Paris'] },
   'NativeSemanticModel#sameModel': { call: method(() => model, 'sameModel'), params: ['model'], baseline: [model] },
@@ -338,7 +330,7 @@ const MUST_THROW = {
   'NativeToolCatalog.fromJoined': [1e9, -1, 4294967295].map((count) => [plain.bytes, plain.length, count, true, false, false]),
   'NativeToolCatalog.fromJoinedAsync': [1e9, -1, 4294967295].map((count) => [plain.bytes, plain.length, count, false, false]),
   'NativeToolCatalog.fromJoinedHybrid': [1e9, 4294967295].map((count) => [enhanced.bytes, enhanced.length, count, model, false]),
-  'NativeSemanticModel.load': [['/dev/zero'], [forged], [scratch]],
+  'NativeSemanticModel.fromBytes': [['forged.bin', forged], ['truncated.bin', truncated], ['garbage.bin', garbage]],
 };
 
 if (entryName === '--list') {

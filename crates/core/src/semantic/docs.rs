@@ -298,7 +298,9 @@ pub fn top_k(values: &[f32], k: usize) -> Vec<(u32, f32)> {
     kept
 }
 
-/// `out[r] = rows[r] · q` in i32 (exact), as f32.
+/// `out[r] = rows[r] · q` in i32 (exact), as f32. `sums` (each row's byte sum) serves the
+/// AVX-VNNI path only.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn dots(rows: &[i8], sums: &[i32], q: &[i8], dim: usize, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     {
