@@ -12,3 +12,5 @@ export { redisStore } from './js/stores/redis';
 export type { RedisStoreClient, RedisStoreOptions, RedisLoadedStateStore } from './js/stores/redis';
 export { memoryStore } from './js/stores/memory';
 export type { MemoryStoreOptions, MemoryLoadedStateStore } from './js/stores/memory';
+export { redisEmbeddingCache } from './js/stores/embedding-cache';
+export type { EmbeddingCache, RedisEmbeddingCache, RedisEmbeddingCacheOptions } from './js/stores/embedding-cache';

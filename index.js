@@ -6,6 +6,8 @@ const { SkillSearchProcessor } = require('./js/skill-search.js');
 // Shared loaded-state stores for `storage:` (js/stores/): plain JS, no native code.
 const { redisStore } = require('./js/stores/redis.js');
 const { memoryStore } = require('./js/stores/memory.js');
+// Shared vectors for `search.embeddingCache` (js/stores/embedding-cache.js).
+const { redisEmbeddingCache } = require('./js/stores/embedding-cache.js');
 
 module.exports = {
   ToolSearchProcessor,
@@ -13,4 +15,5 @@ module.exports = {
   SkillSearchProcessor,
   redisStore,
   memoryStore,
+  redisEmbeddingCache,
 };

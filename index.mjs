@@ -21,5 +21,6 @@ export const ToolCallFilter = cjs.ToolCallFilter;
 // The stores hold no host modules: the CommonJS functions themselves.
 export const redisStore = cjs.redisStore;
 export const memoryStore = cjs.memoryStore;
+export const redisEmbeddingCache = cjs.redisEmbeddingCache;
 
-export default { ToolSearchProcessor, SkillSearchProcessor, ToolCallFilter, redisStore, memoryStore };
+export default { ToolSearchProcessor, SkillSearchProcessor, ToolCallFilter, redisStore, memoryStore, redisEmbeddingCache };

@@ -22,6 +22,8 @@ const DEFAULT_QUERY_TIMEOUT_MS = 400;
 const TIMINGS = { catalogWaitMs: 10_000, retryAfterMs: 30_000 };
 /** One batch call may take this long. */
 const BATCH_TIMEOUT_MS = 30_000;
+/** A shared-cache call (all its round trips) may take this long before the catalog goes on without it. */
+const SHARED_CACHE_TIMEOUT_MS = 2_000;
 /** Texts cached per embedder (tool texts and queries), oldest dropped first. */
 const CACHE_LIMIT = 50_000;
 const QUERY_CACHE_LIMIT = 256;
@@ -34,13 +36,23 @@ const QUERY_CACHE_LIMIT = 256;
  */
 const EMBEDDER_WEIGHTS = [1, 0.15];
 
-/** `search.embedder` and `search.embedderTimeoutMs`, checked; undefined without an embedder. */
+/** `search.embedder`, `search.embedderTimeoutMs` and `search.embeddingCache`, checked; undefined without an embedder. */
 function embedderOptionsOf(search, mode, kind) {
   const embedder = search?.embedder;
   const timeout = search?.embedderTimeoutMs;
+  const sharedCache = search?.embeddingCache;
   if (embedder === undefined) {
     if (timeout !== undefined) throw new TypeError(`${kind}: options.search.embedderTimeoutMs is used with options.search.embedder; received ${describeValue(timeout)} without one.`);
+    if (sharedCache !== undefined) throw new TypeError(`${kind}: options.search.embeddingCache is used with options.search.embedder; received ${describeValue(sharedCache)} without one.`);
     return undefined;
+  }
+  if (sharedCache !== undefined && require('./stores/redis.js').adapterFor(sharedCache) !== undefined) {
+    throw new TypeError(`${kind}: options.search.embeddingCache must be redisEmbeddingCache(client), not the Redis client itself; received ${describeValue(sharedCache)}.`);
+  }
+  if (sharedCache !== undefined && (!sharedCache || typeof sharedCache !== 'object' || typeof sharedCache.get !== 'function' || typeof sharedCache.set !== 'function')) {
+    throw new TypeError(
+      `${kind}: options.search.embeddingCache must be a shared vector cache such as redisEmbeddingCache(client) (an object with get(keys) and set(entries) returning promises); received ${describeValue(sharedCache)}.`,
+    );
   }
   if (!embedder || typeof embedder !== 'object' || typeof embedder.doEmbed !== 'function') {
     throw new TypeError(
@@ -54,7 +66,33 @@ function embedderOptionsOf(search, mode, kind) {
   if (typeof queryTimeoutMs !== 'number' || !Number.isFinite(queryTimeoutMs) || queryTimeoutMs <= 0 || queryTimeoutMs > 60_000) {
     throw new TypeError(`${kind}: options.search.embedderTimeoutMs must be a number of milliseconds from 1 to 60000; received ${describeValue(queryTimeoutMs)}.`);
   }
-  return { embedder, queryTimeoutMs };
+  return { embedder, queryTimeoutMs, sharedCache };
+}
+
+/**
+ * The shared cache's key for `text` under `embedder`: a hash of the model's identity (provider,
+ * model id) and the text, so one cache serves several models and never holds the texts.
+ */
+function sharedKeyOf(embedder, text) {
+  const identity = [embedder.specificationVersion, embedder.provider, embedder.modelId].map((v) => (typeof v === 'string' ? v : '')).join('\0');
+  // Required here: an ES-module bundle must first reach the native loader's own message.
+  return require('node:crypto')
+    .createHash('sha256').update(identity).update('\0\0').update(text).digest('base64url');
+}
+
+/** A vector as the shared cache stores it (base64 of its little-endian float32 bytes), and back. */
+function encodeVector(vector) {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+  return bytes.toString('base64');
+}
+function decodeVector(value) {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const bytes = Buffer.from(value, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
+  const vector = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
+  return vector.every(Number.isFinite) ? vector : undefined;
 }
 
 /** Per embedder object: text -> Float32Array, in insertion order (oldest evicted first). */
@@ -88,9 +126,11 @@ class EmbedderSide {
    * `getLogger()`: the processor's logger or undefined (console then); `label`: its name;
    * `fallback`: what searches use while the embedder fails, for the warning.
    */
-  constructor({ embedder, queryTimeoutMs }, getLogger, label, fallback) {
+  constructor({ embedder, queryTimeoutMs, sharedCache }, getLogger, label, fallback) {
     this.fallback = fallback;
     this.embedder = embedder;
+    this.sharedCache = sharedCache;
+    this.sharedFailing = false;
     this.queryTimeoutMs = queryTimeoutMs;
     this.getLogger = getLogger;
     this.label = label;
@@ -114,9 +154,67 @@ class EmbedderSide {
     this.failing = false;
   }
 
+  /** The shared cache's outcome: one warning per outage, quiet again once a call works. */
+  #sharedOutcome(error) {
+    if (!error) {
+      this.sharedFailing = false;
+      return;
+    }
+    if (this.sharedFailing) return;
+    this.sharedFailing = true;
+    (this.getLogger() ?? console).warn(
+      `${this.label}: search.embeddingCache failed (${error?.message ?? error}); embedding without it until it answers again.`,
+    );
+  }
+
+  /**
+   * Into the local cache, the vectors the shared cache holds for `texts`; returns the texts
+   * still missing. A value that is no vector, or one of another length than this embedder's,
+   * counts as missing (and is written again once embedded).
+   */
+  async #fromShared(texts) {
+    if (!this.sharedCache || texts.length === 0) return texts;
+    let values;
+    try {
+      const controller = new AbortController();
+      const keys = texts.map((t) => sharedKeyOf(this.embedder, t));
+      values = await withTimeout(Promise.resolve(this.sharedCache.get(keys, { signal: controller.signal })), SHARED_CACHE_TIMEOUT_MS, controller, 'get()');
+      if (!Array.isArray(values) || values.length !== texts.length) {
+        throw new Error(`get() returned ${Array.isArray(values) ? `${values.length} values` : describeValue(values)} for ${texts.length} keys`);
+      }
+      this.#sharedOutcome();
+    } catch (error) {
+      this.#sharedOutcome(error);
+      return texts;
+    }
+    const missing = [];
+    texts.forEach((text, i) => {
+      const vector = decodeVector(values[i]);
+      if (vector && (this.dim === undefined || vector.length === this.dim)) {
+        if (this.dim === undefined) this.dimFromShared = true;
+        this.dim = vector.length;
+        remember(this.cache, text, vector, CACHE_LIMIT);
+      } else missing.push(text);
+    });
+    return missing;
+  }
+
+  /** Writes freshly embedded vectors to the shared cache; the catalog does not wait for it. */
+  #toShared(texts) {
+    if (!this.sharedCache || texts.length === 0) return;
+    const entries = texts.filter((t) => this.cache.has(t)).map((t) => [sharedKeyOf(this.embedder, t), encodeVector(this.cache.get(t))]);
+    const controller = new AbortController();
+    Promise.resolve()
+      .then(() => withTimeout(Promise.resolve(this.sharedCache.set(entries, { signal: controller.signal })), SHARED_CACHE_TIMEOUT_MS, controller, 'set()'))
+      .then(
+        () => this.#sharedOutcome(),
+        (error) => this.#sharedOutcome(error),
+      );
+  }
+
   /** Vectors for `texts`, in order, through the cache; batched within maxEmbeddingsPerCall. */
   async #embed(texts, timeoutMs) {
-    const missing = [...new Set(texts.filter((t) => !this.cache.has(t)))];
+    const missing = await this.#fromShared([...new Set(texts.filter((t) => !this.cache.has(t)))]);
     const limit = this.embedder.maxEmbeddingsPerCall;
     const size = Number.isInteger(limit) && limit > 0 ? limit : 256;
     const batches = [];
@@ -132,7 +230,12 @@ class EmbedderSide {
         const vector = Float32Array.from(embeddings[i] ?? []);
         const dim = this.dim ?? vector.length;
         if (vector.length === 0 || vector.length !== dim || !vector.every(Number.isFinite)) {
-          throw new Error(`doEmbed returned a vector of ${vector.length} values${this.dim ? `, not ${this.dim}` : ''} or with non-finite values`);
+          const shared = this.dimFromShared && vector.length > 0 && vector.length !== dim;
+          throw new Error(
+            shared
+              ? `doEmbed returned a vector of ${vector.length} values, while search.embeddingCache holds vectors of ${dim} for this model (after changing the model's output size, give the cache another keyPrefix)`
+              : `doEmbed returned a vector of ${vector.length} values${this.dim ? `, not ${this.dim}` : ''} or with non-finite values`,
+          );
         }
         this.dim = dim;
         remember(this.cache, text, vector, CACHE_LIMIT);
@@ -140,6 +243,7 @@ class EmbedderSide {
     };
     if (this.embedder.supportsParallelCalls) await Promise.all(batches.map(run));
     else for (const batch of batches) await run(batch);
+    this.#toShared(missing);
     return texts.map((t) => this.cache.get(t));
   }
 
@@ -213,4 +317,4 @@ class EmbedderSide {
   }
 }
 
-module.exports = { embedderOptionsOf, EmbedderSide, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS, TIMINGS };
+module.exports = { embedderOptionsOf, EmbedderSide, sharedKeyOf, encodeVector, decodeVector, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS, TIMINGS };

@@ -154,7 +154,7 @@ const PRELOAD_MIN_CONFIDENCE = 0.6;
 const OPTION_SCHEMA = {
   name: 'SkillSearchProcessor',
   keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage', 'preload'],
-  nested: { search: ['topK', 'minScore', 'mode', 'model', 'embedder', 'embedderTimeoutMs'], preload: ['maxSkills', 'minConfidence', 'onPreload'] },
+  nested: { search: ['topK', 'minScore', 'mode', 'model', 'embedder', 'embedderTimeoutMs', 'embeddingCache'], preload: ['maxSkills', 'minConfidence', 'onPreload'] },
   required: { workspace: 'a Mastra Workspace with skills' },
 };
 

@@ -95,6 +95,13 @@ export interface ToolSearchProcessorOptions {
     };
     /** With `embedder`: how long a search waits for its query's vector (ms, 1–60000). @default 400 */
     embedderTimeoutMs?: number;
+    /**
+     * With `embedder`: a cache shared between processes, such as `redisEmbeddingCache(client)`,
+     * so a catalog is embedded once between them (read before embedding, written after; queries
+     * are not shared). A failing or slow cache (2 s bound) only means embedding without it, with
+     * one warning per outage.
+     */
+    embeddingCache?: import('./stores/embedding-cache').EmbeddingCache;
   };
   /**
    * Where loaded-tool state lives: `'in-memory'` (this process), `'context'` (read back from

@@ -109,7 +109,7 @@ function toolDescriptionOf(tool) {
 const OPTION_SCHEMA = {
   name: 'ToolSearchProcessor',
   keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog', 'preload'],
-  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model', 'embedder', 'embedderTimeoutMs'], preload: ['maxTools', 'minConfidence', 'searchMinConfidence', 'onPreload'] },
+  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model', 'embedder', 'embedderTimeoutMs', 'embeddingCache'], preload: ['maxTools', 'minConfidence', 'searchMinConfidence', 'onPreload'] },
 };
 
 /** `preload` defaults: at most this many tools per user message, each at least this confident. */

@@ -318,4 +318,4 @@ function redisStore(client, options = {}) {
   return make(keyPrefix ?? DEFAULT_PREFIX_UNBOUND, ttlMs ?? DEFAULT_TTL_MS, undefined);
 }
 
-module.exports = { redisStore, encodeThreadKey, DEFAULT_TTL_MS };
+module.exports = { redisStore, encodeThreadKey, adapterFor, isReplyString, replyString, ENCODED_CHARS, DEFAULT_TTL_MS };
