@@ -28,5 +28,8 @@ agentSteps.printTables(await agentSteps.run({ taskCount: quick ? 60 : 300 }));
 await (await import('./event-loop.mjs')).report({ quick });
 
 // storage: redisStore(client) needs a Redis-compatible server (the system's, else valkey-server from PyPI).
-if (storesProcessor.hasRedisServer()) storesProcessor.printStoresTable(await storesProcessor.run({ quick }));
-else console.log('\n(storage: redisStore benchmark skipped: no Redis-compatible server could be had, see above)');
+if (storesProcessor.hasRedisServer()) {
+  storesProcessor.printStoresTable(await storesProcessor.run({ quick }));
+  const embeddingCache = await import('./embedding-cache.mjs');
+  embeddingCache.printEmbeddingCacheTable(await embeddingCache.run({ quick }));
+} else console.log('\n(storage: redisStore benchmark skipped: no Redis-compatible server could be had, see above)');

@@ -22,8 +22,12 @@ const DEFAULT_QUERY_TIMEOUT_MS = 400;
 const TIMINGS = { catalogWaitMs: 10_000, retryAfterMs: 30_000 };
 /** One batch call may take this long. */
 const BATCH_TIMEOUT_MS = 30_000;
-/** A shared-cache call (all its round trips) may take this long before the catalog goes on without it. */
+/**
+ * A shared-cache call may take this long (plus 1 ms per key: 10,000 vectors of 1,536 values are
+ * ~80 MB to move) before the catalog goes on without it.
+ */
 const SHARED_CACHE_TIMEOUT_MS = 2_000;
+const sharedCacheBound = (keys) => SHARED_CACHE_TIMEOUT_MS + keys;
 /** Texts cached per embedder (tool texts and queries), oldest dropped first. */
 const CACHE_LIMIT = 50_000;
 const QUERY_CACHE_LIMIT = 256;
@@ -80,10 +84,15 @@ function sharedKeyOf(embedder, text) {
     .createHash('sha256').update(identity).update('\0\0').update(text).digest('base64url');
 }
 
+/** Whether float32 arrays are little-endian here (every platform the package ships for is). */
+const LITTLE_ENDIAN = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
+
 /** A vector as the shared cache stores it (base64 of its little-endian float32 bytes), and back. */
 function encodeVector(vector) {
-  const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+  const floats = Float32Array.from(vector);
+  if (LITTLE_ENDIAN) return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
+  const bytes = Buffer.alloc(floats.length * 4);
+  floats.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
   return bytes.toString('base64');
 }
 function decodeVector(value) {
@@ -91,7 +100,8 @@ function decodeVector(value) {
   const bytes = Buffer.from(value, 'base64');
   if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
   const vector = new Float32Array(bytes.length / 4);
-  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
+  if (LITTLE_ENDIAN) new Uint8Array(vector.buffer).set(bytes);
+  else for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
   return vector.every(Number.isFinite) ? vector : undefined;
 }
 
@@ -178,7 +188,7 @@ class EmbedderSide {
     try {
       const controller = new AbortController();
       const keys = texts.map((t) => sharedKeyOf(this.embedder, t));
-      values = await withTimeout(Promise.resolve(this.sharedCache.get(keys, { signal: controller.signal })), SHARED_CACHE_TIMEOUT_MS, controller, 'get()');
+      values = await withTimeout(Promise.resolve(this.sharedCache.get(keys, { signal: controller.signal })), sharedCacheBound(keys.length), controller, 'get()');
       if (!Array.isArray(values) || values.length !== texts.length) {
         throw new Error(`get() returned ${Array.isArray(values) ? `${values.length} values` : describeValue(values)} for ${texts.length} keys`);
       }
@@ -205,7 +215,7 @@ class EmbedderSide {
     const entries = texts.filter((t) => this.cache.has(t)).map((t) => [sharedKeyOf(this.embedder, t), encodeVector(this.cache.get(t))]);
     const controller = new AbortController();
     Promise.resolve()
-      .then(() => withTimeout(Promise.resolve(this.sharedCache.set(entries, { signal: controller.signal })), SHARED_CACHE_TIMEOUT_MS, controller, 'set()'))
+      .then(() => withTimeout(Promise.resolve(this.sharedCache.set(entries, { signal: controller.signal })), sharedCacheBound(entries.length), controller, 'set()'))
       .then(
         () => this.#sharedOutcome(),
         (error) => this.#sharedOutcome(error),

@@ -14,7 +14,7 @@ export interface EmbeddingCache {
 export interface RedisEmbeddingCacheOptions {
   /** Key namespace (`<keyPrefix><hash>`); must end with a separator such as ':'. Use another one after changing a model's output size. @default 'mastra:embedding:' */
   keyPrefix?: string;
-  /** Bound of each call (all its round trips) in ms. @default 500 */
+  /** Bound of each round trip (1,000 keys) in ms. @default 500 */
   timeoutMs?: number;
   /** Expiry of each vector in ms, renewed when a process writes it again; 0 = none. @default 2592000000 (30 days) */
   ttlMs?: number;

@@ -16,8 +16,9 @@ const { adapterFor, isReplyString, replyString, ENCODED_CHARS } = require('./red
 const DEFAULT_PREFIX = 'mastra:embedding:';
 /** Vectors outlive any conversation: 30 days, renewed whenever a process writes them again. */
 const DEFAULT_EMBEDDING_TTL_MS = 30 * 24 * 3_600_000;
-/** Keys per round trip (a catalog of 10,000 tools is 10 round trips). */
-const CHUNK = 1000;
+/** Keys per read, and bytes of values per write: one round trip each (a 1,536-value vector is 8 KB). */
+const CHUNK = 250;
+const WRITE_BYTES = 1 << 20;
 
 // KEYS = the chunk's keys, ARGV[1] = ttl ms (0: none), ARGV[2..] = their values.
 const SET_SCRIPT = `local ttl = tonumber(ARGV[1])
@@ -32,9 +33,9 @@ function optionError(path, expected, value) {
 }
 
 /**
- * `redisEmbeddingCache(client, { keyPrefix?, timeoutMs?, ttlMs? })`: MGET to read, a script of
- * SET … PX to write, one round trip per 1,000 keys. `timeoutMs` bounds each call (all its round
- * trips); `ttlMs` 0 keeps vectors until Redis evicts them.
+ * `redisEmbeddingCache(client, { keyPrefix?, timeoutMs?, ttlMs? })`: MGET to read (250 keys per
+ * round trip), a script of SET … PX to write (1 MB of values per round trip). `timeoutMs` bounds each round trip; `ttlMs`
+ * 0 keeps vectors until Redis evicts them.
  */
 function redisEmbeddingCache(client, options = {}) {
   const adapter = adapterFor(client);
@@ -62,49 +63,44 @@ function redisEmbeddingCache(client, options = {}) {
     ttlMs,
     async get(keys, opts) {
       checkKeys(keys);
-      return runBounded(
-        'get',
-        async (signal) => {
-          const out = [];
-          for (let i = 0; i < keys.length; i += CHUNK) {
-            const chunk = keys.slice(i, i + CHUNK);
-            const reply = await adapter.send(['MGET', ...chunk.map((k) => keyPrefix + k)], signal);
-            if (!Array.isArray(reply) || reply.length !== chunk.length || !reply.every((v) => v === null || isReplyString(v))) {
-              throw new Error(`redisEmbeddingCache: MGET answered ${describeValue(reply)}, not ${chunk.length} strings or nulls`);
-            }
-            for (const value of reply) out.push(value === null ? null : replyString(value));
-          }
-          return out;
-        },
-        timeoutMs,
-        opts && opts.signal,
-      );
+      const out = [];
+      for (let i = 0; i < keys.length; i += CHUNK) {
+        const chunk = keys.slice(i, i + CHUNK);
+        const reply = await runBounded('get', (signal) => adapter.send(['MGET', ...chunk.map((k) => keyPrefix + k)], signal), timeoutMs, opts && opts.signal);
+        if (!Array.isArray(reply) || reply.length !== chunk.length || !reply.every((v) => v === null || isReplyString(v))) {
+          throw new Error(`redisEmbeddingCache: MGET answered ${describeValue(reply)}, not ${chunk.length} strings or nulls`);
+        }
+        for (const value of reply) out.push(value === null ? null : replyString(value));
+      }
+      return out;
     },
     async set(entries, opts) {
       if (!Array.isArray(entries) || entries.some((e) => !Array.isArray(e) || typeof e[0] !== 'string' || e[0] === '' || typeof e[1] !== 'string')) {
         throw optionError('set() entries', 'an array of [key, value] string pairs', entries);
       }
-      return runBounded(
-        'set',
-        async (signal) => {
-          const ttl = String(Math.round(ttlMs));
-          for (let i = 0; i < entries.length; i += CHUNK) {
-            const chunk = entries.slice(i, i + CHUNK);
-            const tail = [String(chunk.length), ...chunk.map(([key]) => keyPrefix + key), ttl, ...chunk.map(([, value]) => value)];
-            let reply;
+      const ttl = String(Math.round(ttlMs));
+      for (let i = 0; i < entries.length; ) {
+        let end = i;
+        for (let bytes = 0; end < entries.length && (end === i || bytes + entries[end][1].length <= WRITE_BYTES); end++) bytes += entries[end][1].length;
+        const chunk = entries.slice(i, end);
+        i = end;
+        const tail = [String(chunk.length), ...chunk.map(([key]) => keyPrefix + key), ttl, ...chunk.map(([, value]) => value)];
+        const reply = await runBounded(
+          'set',
+          async (signal) => {
             try {
-              reply = await adapter.send(['EVALSHA', SET_SHA, ...tail], signal);
+              return await adapter.send(['EVALSHA', SET_SHA, ...tail], signal);
             } catch (error) {
               // After a server restart (or SCRIPT FLUSH) the script cache is empty: send it once.
               if (!/NOSCRIPT/.test(error && error.message)) throw error;
-              reply = await adapter.send(['EVAL', SET_SCRIPT, ...tail], signal);
+              return adapter.send(['EVAL', SET_SCRIPT, ...tail], signal);
             }
-            if (Number(reply) !== chunk.length) throw new Error(`redisEmbeddingCache: the write answered ${describeValue(reply)}, not ${chunk.length}`);
-          }
-        },
-        timeoutMs,
-        opts && opts.signal,
-      );
+          },
+          timeoutMs,
+          opts && opts.signal,
+        );
+        if (Number(reply) !== chunk.length) throw new Error(`redisEmbeddingCache: the write answered ${describeValue(reply)}, not ${chunk.length}`);
+      }
     },
   };
 }
