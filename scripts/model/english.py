@@ -186,6 +186,7 @@ def pca_axes(x, dim):
 
 
 FIT_TEXTS = {}
+REMAP = {}
 
 
 def fit(v0, weights, texts_ids, targets, lam, iters):
@@ -264,6 +265,46 @@ def fitted(base, idx, m, args, weights):
     return v.astype(np.float64)
 
 
+def corpus_texts(args, parts):
+    texts, targets = [], []
+    for part in parts.split(","):
+        with open(os.path.join(CACHE, f"{args.teacher}-texts{part}.txt"), encoding="utf-8") as f:
+            texts += f.read().split("\n")[:-1]
+        targets.append(np.load(os.path.join(CACHE, f"{args.teacher}-texts{part}.npy")))
+    return texts, np.concatenate(targets)
+
+
+def remapped_tail(base, weighted, idx, args):
+    """The tail as a linear map of the whole row: a ridge regression (lambda `args.remap`) from the
+    model's sentence vectors (head and fitted tail, as the student pools them) of the corpus texts
+    onto the teacher's embeddings of them, applied to every Latin piece's weighted row, then PCA
+    (axes of the mapped sentence vectors) to `args.extra` dims. Linear, so a text's mapped vector is
+    the pooled mapped rows: no cost at query time. Returns the Latin pieces' tails, weighted."""
+    from scipy.sparse import csr_matrix
+
+    texts, targets = corpus_texts(args, args.remap_parts if args.remap_parts is not None else args.parts)
+    REMAP["texts"] = len(texts)
+    cols, text_of = [], []
+    for k, t in enumerate(texts):
+        ids = base.tok.encode(t)
+        cols += ids
+        text_of += [k] * len(ids)
+    text_of = np.asarray(text_of)
+    counts = np.bincount(text_of, minlength=len(texts)).astype(np.float64)
+    pool = csr_matrix((1.0 / counts[text_of], (text_of, np.asarray(cols))), shape=(len(texts), len(weighted)))
+    x = pool @ weighted
+    x /= np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    x -= x.mean(axis=0)  # as the loader takes the script's mean off (recomputed for the new rows)
+    x /= np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    y = targets.astype(np.float64)
+    y /= np.linalg.norm(y, axis=1, keepdims=True)
+    w = np.linalg.solve(x.T @ x + args.remap * np.eye(x.shape[1]), x.T @ y)
+    log(f"remap: ridge on {len(texts)} texts, lambda {args.remap}, mean cosine to the teacher "
+        f"{np.mean(np.sum((x @ w) * y, axis=1) / np.linalg.norm(x @ w, axis=1)):.4f}")
+    _, axes = pca_axes(x @ w, args.extra)
+    return (weighted[idx] @ w) @ axes
+
+
 def cmd_build(args):
     base = Student.load(args.base)
     if base.latin_tail:
@@ -285,6 +326,12 @@ def cmd_build(args):
         extra = np.zeros((n, args.extra))
         extra[idx] = en
         new = np.hstack([e5, extra])
+        if args.remap:
+            en = remapped_tail(base, new * weights[:, None], idx, args) / safe[idx, None]
+            en *= args.remap_alpha * e5_scale / np.median(np.linalg.norm(en, axis=1))
+            extra = np.zeros((n, args.extra))
+            extra[idx] = en
+            new = np.hstack([e5, extra])
     else:
         sys.exit(f"unknown variant {args.variant}")
     new *= weights[:, None]
@@ -310,6 +357,8 @@ def cmd_build(args):
         "fit": {"corpus": "Home Assistant English UI strings + PyPI/npm package descriptions", "texts": FIT_TEXTS.get("n"),
                 "lambda": args.lam, "iterations": args.epochs} if args.variant == "fit" else None,
         "alpha": args.alpha,
+        "remap": {"method": "ridge map of the whole row onto the teacher's space, PCA", "lambda": args.remap, "alpha": args.remap_alpha,
+                  "texts": REMAP.get("texts")} if args.remap else None,
         "created": args.created,
     }
     size, sha = write_model(student, args.out, meta, means, student.latin_tail)
@@ -334,6 +383,9 @@ def main():
     b.add_argument("--created", default=datetime.date.today().isoformat())
     b.add_argument("--extra", type=int, default=128)
     b.add_argument("--alpha", type=float, default=1.0)
+    b.add_argument("--remap", type=float, default=0.0, help="ridge lambda of the remapped tail (0: the fitted tail as it is)")
+    b.add_argument("--remap-parts", default=None, help="corpus parts for the remap's ridge (default: --parts)")
+    b.add_argument("--remap-alpha", type=float, default=1.0, help="the remapped tail's scale against the e5 rows")
     b.add_argument("--sif", type=float, default=1e-5)
     b.add_argument("--lam", type=float, default=0.1)
     b.add_argument("--epochs", type=int, default=40)
