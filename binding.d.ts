@@ -85,9 +85,9 @@ export declare class NativeSkillIndex {
   /**
    * A hybrid index's skills with a user's vectors: `rows` one vector of `dim` values per
    * skill, in index order; searches through it weigh its semantic side `semanticLatin` /
-   * `semanticCjk`.
+   * `semanticCjk`, with `sameScript` / `crowdingCjk` as for a tool catalog's override.
    */
-  semanticOverride(rows: Float32Array, dim: number, semanticLatin: number, semanticCjk: number): NativeSemanticOverride
+  semanticOverride(rows: Float32Array, dim: number, semanticLatin: number, semanticCjk: number, sameScript?: number | undefined | null, crowdingCjk?: number | undefined | null, sameScriptSpan?: number | undefined | null): NativeSemanticOverride
   /**
    * [`Self::search`] with a user's embedder on the semantic side (`over` from this index's
    * `semanticOverride`, `vector` the query's embedding).
@@ -174,9 +174,12 @@ export declare class NativeToolCatalog {
   /**
    * This hybrid catalog's documents with a user's vectors: `rows` holds one vector of
    * `dim` values per `semanticTexts()` text; searches through it weigh its semantic side
-   * `semanticLatin` / `semanticCjk` (requests without / with CJK characters).
+   * `semanticLatin` / `semanticCjk` (requests without / with CJK characters) and add
+   * `sameScript` plus `sameScriptSpan` times the request's cosine span to documents in the
+   * request's script, take `crowdingCjk` times a document's crowding off for CJK requests
+   * (left out: the shipped model's 0.15, 0 and 0.5).
    */
-  semanticOverride(rows: Float32Array, dim: number, semanticLatin: number, semanticCjk: number): NativeSemanticOverride
+  semanticOverride(rows: Float32Array, dim: number, semanticLatin: number, semanticCjk: number, sameScript?: number | undefined | null, crowdingCjk?: number | undefined | null, sameScriptSpan?: number | undefined | null): NativeSemanticOverride
   /**
    * [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets
    * into the caller's reusable `out` (creating typed arrays costs more than a search of

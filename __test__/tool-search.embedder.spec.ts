@@ -154,6 +154,51 @@ describe('search.embedder', () => {
     plain.dispose();
   });
 
+  it('a multilingual embedder finds a tool described in another language (its cosines packed close, as such models pack them)', async () => {
+    // Three English tools and one described in Chinese; the embedder knows 天氣 means weather
+    // and, as multilingual models do, gives every text a large shared component, so all cosines
+    // sit within a few hundredths of each other.
+    const MULTI: Record<string, number> = { weather: 0, forecast: 0, 天氣: 0, email: 1, 郵件: 1, calendar: 2, stock: 3, price: 3 };
+    const multilingual = {
+      specificationVersion: 'v2',
+      provider: 'local',
+      modelId: 'multilingual-concepts',
+      maxEmbeddingsPerCall: 100,
+      async doEmbed({ values }: { values: string[] }) {
+        return {
+          embeddings: values.map((text) => {
+            const v = new Array(DIM).fill(0);
+            v[DIM - 1] = 4;
+            for (const word of Object.keys(MULTI)) if (text.toLowerCase().includes(word)) v[MULTI[word]] += 1;
+            return v;
+          }),
+        };
+      },
+    };
+    const catalog = {
+      send_email: createTool({ id: 'send_email', description: 'Send an email to a recipient', inputSchema: z.object({}), execute: async () => ({}) }),
+      create_event: createTool({ id: 'create_event', description: 'Create a calendar event', inputSchema: z.object({}), execute: async () => ({}) }),
+      stock_quote: createTool({ id: 'stock_quote', description: 'Latest stock price for a ticker', inputSchema: z.object({}), execute: async () => ({}) }),
+      tianqi: createTool({ id: 'tianqi', description: '查詢城市的天氣預報', inputSchema: z.object({}), execute: async () => ({}) }),
+    };
+    const knobs = createRequire(__filename)('../js/embedder.js').EMBEDDER_WEIGHTS;
+    const saved = [...knobs];
+    const search = async () => {
+      const processor = new ToolSearchProcessor({ tools: catalog, search: { mode: 'hybrid', embedder: multilingual } } as any);
+      const names = await topNames(processor, 'weather forecast for Lisbon');
+      processor.dispose();
+      return names;
+    };
+    try {
+      expect((await search())[0]).toBe('tianqi');
+      // The shipped model's constant same-script share (0.15 on cosines this close) would bury it.
+      knobs.splice(0, 5, saved[0], saved[1], 0.15, saved[3], 0);
+      expect((await search())[0]).not.toBe('tianqi');
+    } finally {
+      knobs.splice(0, 5, ...saved);
+    }
+  });
+
   it('bad embedder options are TypeErrors naming the option', () => {
     const { model } = conceptEmbedder();
     const make = (search: Record<string, unknown>) => () => new ToolSearchProcessor({ tools: tools(), search } as any);

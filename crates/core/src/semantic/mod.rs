@@ -13,7 +13,7 @@ mod helper;
 pub mod model;
 
 pub use docs::{DocVectors, SemanticDocs};
-pub use fusion::Fusion;
+pub use fusion::{EmbedderFusion, Fusion};
 pub use model::{ModelError, Script, StaticModel};
 
 /// The script of a tool's (or skill's) name and description read as one: what the fusion

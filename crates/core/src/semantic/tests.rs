@@ -407,6 +407,7 @@ mod catalog {
     use super::tiny_model;
     use crate::catalog::tests::entry;
     use crate::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+    use crate::semantic::EmbedderFusion;
 
     const TOOLS: [(&str, &str); 4] = [
         ("weather_forecast", "Get the forecast for a location"),
@@ -512,7 +513,7 @@ mod catalog {
         assert!(evidence.cosine.abs() < 0.99, "{evidence:?}");
         // Its own weights: none for the semantic side keeps the lexical order; a large one puts
         // the vectors' choice first.
-        let weighted = |w: f64| Some(Override { docs: &docs, query_vector: &[3.0, 0.1, 0.0], weights: Some((w, w)) });
+        let weighted = |w: f64| Some(Override { docs: &docs, query_vector: &[3.0, 0.1, 0.0], weights: Some(EmbedderFusion::weights(w, w)) });
         assert_eq!(c.search_with("schedule", params(1), weighted(0.0))[0].handle, 3);
         assert_eq!(c.search_with("schedule", params(1), weighted(100.0))[0].handle, 2);
         // A query vector of another size, or one not finite, finds nothing semantic.
@@ -527,10 +528,10 @@ mod catalog {
         assert_eq!(enhanced.semantic_texts(), texts);
         let alone = enhanced.semantic_override(&rows, 3).expect("rows fit");
         assert!(alone.model.is_none());
-        let over_alone = Some(Override { docs: &alone, query_vector: &[3.0, 0.1, 0.0], weights: Some((1.0, 0.15)) });
+        let over_alone = Some(Override { docs: &alone, query_vector: &[3.0, 0.1, 0.0], weights: Some(EmbedderFusion::weights(1.0, 0.15)) });
         assert!(enhanced.search("zorblax", params(5)).is_empty());
         assert_eq!(handles(&enhanced.search_with("zorblax", params(1), over_alone)), [2]);
-        let unweighted = Some(Override { docs: &alone, query_vector: &[3.0, 0.1, 0.0], weights: Some((0.0, 0.0)) });
+        let unweighted = Some(Override { docs: &alone, query_vector: &[3.0, 0.1, 0.0], weights: Some(EmbedderFusion::weights(0.0, 0.0)) });
         assert_eq!(enhanced.search_with("schedule", params(1), unweighted)[0].handle, 3);
         assert!(enhanced.search_with_evidence("zorblax", params(1), over_alone).iter().all(|(_, e)| e.is_none()));
         // (its documents rank given vectors only: a text query alone finds nothing semantic)
@@ -538,6 +539,26 @@ mod catalog {
         let compatible = ToolCatalog::build(entries());
         assert!(compatible.semantic_override(&rows, 3).is_none());
         assert!(compatible.semantic_texts().is_empty());
+    }
+
+    #[test]
+    fn a_users_vectors_compare_scripts_without_the_shipped_models_same_script_share() {
+        use crate::catalog::Override;
+        // One English and one Chinese tool; the user's (multilingual) vectors put the Chinese
+        // one nearer to an English request, by less than the shipped model's 0.15 share.
+        let tools = vec![
+            crate::catalog::tests::entry(0, "send_mail", Some("send_mail"), "Send an email message"),
+            crate::catalog::tests::entry(1, "weather_zh", Some("weather_zh"), "查詢城市的天氣預報"),
+        ];
+        let c = ToolCatalog::build_hybrid(tools, vec![], tiny_model());
+        let rows: Vec<f32> = [[0.90, 0.44], [1.0, 0.0]].concat();
+        let docs = c.semantic_override(&rows, 2).expect("rows fit");
+        let query = [1.0_f32, 0.05];
+        let with = |knobs: EmbedderFusion| Some(Override { docs: &docs, query_vector: &query, weights: Some(knobs) });
+        let shipped = EmbedderFusion::weights(1.0, 1.0);
+        assert_eq!(c.search_with("forecast", params(1), with(shipped))[0].handle, 0);
+        let own = EmbedderFusion { same_script: 0.0, crowding_cjk: 0.0, ..shipped };
+        assert_eq!(c.search_with("forecast", params(1), with(own))[0].handle, 1);
     }
 
     #[test]

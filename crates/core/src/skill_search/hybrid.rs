@@ -63,7 +63,7 @@ impl SkillSemantic {
     /// With `over` (a user's embedder), its vectors and weights on the semantic side.
     pub(super) fn rank(&self, lexical: &EnhancedIndex, query: &str, want: usize, names_unique: bool, over: Option<Override<'_>>) -> Vec<(u32, f64)> {
         let fusion = &match over {
-            Some(Override { weights: Some((latin, cjk)), .. }) => Fusion { semantic_latin: latin, semantic_cjk: cjk, ..self.fusion },
+            Some(Override { weights: Some(knobs), .. }) => knobs.apply(self.fusion),
             _ => self.fusion,
         };
         let depth = fusion.lexical_depth.max(want);
