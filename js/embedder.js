@@ -3,11 +3,11 @@
 // `embedder` takes, e.g. openai.embedding('text-embedding-3-small')) on the semantic side of the
 // fusion, in place of the shipped model's vectors. Tool texts are embedded once per catalog,
 // batched within `maxEmbeddingsPerCall` and cached by text (per embedder object, across
-// processors); each search embeds its query once (a small cache answers repeats, such as
-// preload's search and the model's own). An embedder that fails, times out or answers with
-// the wrong shape never fails a step: the search uses the shipped model's vectors (or, without
-// the model package, the lexical ranking alone), with one warning per outage (as the stores
-// do), and the embedder is tried again later.
+// processors; with `search.embeddingCache`, also between processes); each search embeds its
+// query once (a small cache answers repeats, such as preload's search and the model's own). An
+// embedder that fails, times out or answers with the wrong shape never fails a step: the search
+// uses the shipped model's vectors (or, without the model package, the lexical ranking alone),
+// with one warning per outage (as the stores do), and the embedder is tried again later.
 
 const { describeValue } = require('./util.js');
 const { decodeTexts } = require('./lossless.js');
@@ -83,8 +83,8 @@ function embedderOptionsOf(search, mode, kind) {
 }
 
 /**
- * The shared cache's key for `text` under `embedder`: a hash of the model's identity (provider,
- * model id) and the text, so one cache serves several models and never holds the texts.
+ * The shared cache's key for `text` under `embedder`: a hash of the model's identity (its
+ * specification version, provider and model id) and the text, so one cache serves several models and never holds the texts.
  */
 function sharedKeyOf(embedder, text) {
   const identity = [embedder.specificationVersion, embedder.provider, embedder.modelId].map((v) => (typeof v === 'string' ? v : '')).join('\0');
@@ -150,6 +150,8 @@ class EmbedderSide {
     this.embedder = embedder;
     this.sharedCache = sharedCache;
     this.sharedFailing = false;
+    /** Whether the vectors' length was first learnt from the shared cache (for the warning). */
+    this.dimFromShared = false;
     this.queryTimeoutMs = queryTimeoutMs;
     this.getLogger = getLogger;
     this.label = label;
@@ -222,6 +224,7 @@ class EmbedderSide {
   #toShared(texts) {
     if (!this.sharedCache || texts.length === 0) return;
     const entries = texts.filter((t) => this.cache.has(t)).map((t) => [sharedKeyOf(this.embedder, t), encodeVector(this.cache.get(t))]);
+    if (entries.length === 0) return;
     const controller = new AbortController();
     Promise.resolve()
       .then(() => withTimeout(Promise.resolve(this.sharedCache.set(entries, { signal: controller.signal })), sharedCacheBound(entries.length), controller, 'set()'))

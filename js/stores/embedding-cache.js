@@ -34,8 +34,8 @@ function optionError(path, expected, value) {
 
 /**
  * `redisEmbeddingCache(client, { keyPrefix?, timeoutMs?, ttlMs? })`: MGET to read (250 keys per
- * round trip), a script of SET … PX to write (1 MB of values per round trip). `timeoutMs` bounds each round trip; `ttlMs`
- * 0 keeps vectors until Redis evicts them.
+ * round trip), a script of SET … PX to write (1 MB of values per round trip). `timeoutMs` bounds
+ * each round trip; `ttlMs` 0 keeps vectors until Redis evicts them.
  */
 function redisEmbeddingCache(client, options = {}) {
   const adapter = adapterFor(client);
