@@ -12,6 +12,7 @@ import json
 import sys
 
 import numpy as np
+from protocol import serve
 from tokenizers import Tokenizer
 
 
@@ -137,20 +138,7 @@ class Encoder:
 
 
 def main():
-    model = Encoder(sys.argv[1])
-    sys.stdout.write(json.dumps({"ready": True}) + "\n")
-    sys.stdout.flush()
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        req = json.loads(line)
-        try:
-            vecs = model.encode(req["values"])
-            reply = {"id": req["id"], "embeddings": [[round(float(x), 6) for x in v] for v in vecs]}
-        except Exception as error:  # reported to the caller, which fails that call
-            reply = {"id": req["id"], "error": str(error)}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+    serve(Encoder(sys.argv[1]).encode)
 
 
 if __name__ == "__main__":

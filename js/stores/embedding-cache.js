@@ -8,10 +8,9 @@
 // hash of the embedding model's identity and the text), so a cache never learns the texts.
 // `redisEmbeddingCache(client)` keeps them in Redis as plain strings with a TTL.
 
-const crypto = require('node:crypto');
 const { describeValue } = require('../util.js');
 const { DEFAULT_TIMEOUT_MS, runBounded } = require('./index.js');
-const { adapterFor, isReplyString, replyString, ENCODED_CHARS } = require('./redis.js');
+const { adapterFor, isReplyString, luaScript, replyString, runScript, ENCODED_CHARS } = require('./redis.js');
 
 const DEFAULT_PREFIX = 'mastra:embedding:';
 /** Vectors outlive any conversation: 30 days, renewed whenever a process writes them again. */
@@ -21,12 +20,11 @@ const CHUNK = 250;
 const WRITE_BYTES = 1 << 20;
 
 // KEYS = the chunk's keys, ARGV[1] = ttl ms (0: none), ARGV[2..] = their values.
-const SET_SCRIPT = `local ttl = tonumber(ARGV[1])
+const SET_SCRIPT = luaScript(`local ttl = tonumber(ARGV[1])
 for i = 1, #KEYS do
   if ttl > 0 then redis.call('SET', KEYS[i], ARGV[i + 1], 'PX', ttl) else redis.call('SET', KEYS[i], ARGV[i + 1]) end
 end
-return #KEYS`;
-const SET_SHA = crypto.createHash('sha1').update(SET_SCRIPT).digest('hex');
+return #KEYS`);
 
 function optionError(path, expected, value) {
   return new TypeError(`redisEmbeddingCache: ${path} must be ${expected}; received ${describeValue(value)}.`);
@@ -84,21 +82,9 @@ function redisEmbeddingCache(client, options = {}) {
         for (let bytes = 0; end < entries.length && (end === i || bytes + entries[end][1].length <= WRITE_BYTES); end++) bytes += entries[end][1].length;
         const chunk = entries.slice(i, end);
         i = end;
-        const tail = [String(chunk.length), ...chunk.map(([key]) => keyPrefix + key), ttl, ...chunk.map(([, value]) => value)];
-        const reply = await runBounded(
-          'set',
-          async (signal) => {
-            try {
-              return await adapter.send(['EVALSHA', SET_SHA, ...tail], signal);
-            } catch (error) {
-              // After a server restart (or SCRIPT FLUSH) the script cache is empty: send it once.
-              if (!/NOSCRIPT/.test(error && error.message)) throw error;
-              return adapter.send(['EVAL', SET_SCRIPT, ...tail], signal);
-            }
-          },
-          timeoutMs,
-          opts && opts.signal,
-        );
+        const keys = chunk.map(([key]) => keyPrefix + key);
+        const argv = [ttl, ...chunk.map(([, value]) => value)];
+        const reply = await runBounded('set', (signal) => runScript((args) => adapter.send(args, signal), SET_SCRIPT, keys, argv), timeoutMs, opts && opts.signal);
         if (Number(reply) !== chunk.length) throw new Error(`redisEmbeddingCache: the write answered ${describeValue(reply)}, not ${chunk.length}`);
       }
     },

@@ -52,12 +52,23 @@ for i = 1, #KEYS do
 end
 return { count, min }`;
 
-const sha1 = (text) => crypto.createHash('sha1').update(text).digest('hex');
-const SCRIPTS = {
-  load: { text: LOAD_SCRIPT, sha: sha1(LOAD_SCRIPT) },
-  add: { text: ADD_SCRIPT, sha: sha1(ADD_SCRIPT) },
-  stats: { text: STATS_SCRIPT, sha: sha1(STATS_SCRIPT) },
-};
+/** A Lua script with its SHA-1, as EVALSHA names it. */
+const luaScript = (text) => ({ text, sha: crypto.createHash('sha1').update(text).digest('hex') });
+const SCRIPTS = { load: luaScript(LOAD_SCRIPT), add: luaScript(ADD_SCRIPT), stats: luaScript(STATS_SCRIPT) };
+
+/**
+ * Runs `script` through `send(args)`: EVALSHA, and EVAL once when the server has not cached it
+ * (after a restart or SCRIPT FLUSH).
+ */
+async function runScript(send, script, keys, argv) {
+  const tail = [String(keys.length), ...keys, ...argv];
+  try {
+    return await send(['EVALSHA', script.sha, ...tail]);
+  } catch (error) {
+    if (!/NOSCRIPT/.test(error && error.message)) throw error;
+    return send(['EVAL', script.text, ...tail]);
+  }
+}
 
 // Characters a thread key keeps as they are; everything else is %XX (UTF-8) or, for a lone
 // surrogate, %uXXXX. Encoded keys therefore never contain ':', glob characters or braces, and
@@ -212,16 +223,7 @@ function redisStore(client, options = {}) {
 
   const send = (operation, args, signal) => runBounded(operation, (inner) => adapter.send(args, inner), timeoutMs, signal);
 
-  const evalScript = async (operation, script, keys, argv, signal) => {
-    const tail = [String(keys.length), ...keys, ...argv];
-    try {
-      return await send(operation, ['EVALSHA', script.sha, ...tail], signal);
-    } catch (error) {
-      // After a server restart (or SCRIPT FLUSH) the script cache is empty: send it once.
-      if (!/NOSCRIPT/.test(error && error.message)) throw error;
-      return send(operation, ['EVAL', script.text, ...tail], signal);
-    }
-  };
+  const evalScript = (operation, script, keys, argv, signal) => runScript((args) => send(operation, args, signal), script, keys, argv);
 
   function make(prefix, ttl, processorKind) {
     const keyFor = (threadKey) => prefix + encodeThreadKey(threadKey);
@@ -318,4 +320,4 @@ function redisStore(client, options = {}) {
   return make(keyPrefix ?? DEFAULT_PREFIX_UNBOUND, ttlMs ?? DEFAULT_TTL_MS, undefined);
 }
 
-module.exports = { redisStore, encodeThreadKey, adapterFor, isReplyString, replyString, ENCODED_CHARS, DEFAULT_TTL_MS };
+module.exports = { redisStore, encodeThreadKey, adapterFor, isReplyString, replyString, luaScript, runScript, ENCODED_CHARS, DEFAULT_TTL_MS };
