@@ -243,12 +243,7 @@ def fit(v0, weights, texts_ids, targets, lam, iters):
 def fitted(base, idx, m, args, weights):
     """tokenlearn-style: the Latin pieces' MiniLM-space vectors moved so that a corpus text's
     weighted piece mean approaches MiniLM's embedding of the whole text (phrases.fit)."""
-    texts, targets = [], []
-    for part in args.parts.split(","):
-        with open(os.path.join(CACHE, f"{args.teacher}-texts{part}.txt"), encoding="utf-8") as f:
-            texts += f.read().split("\n")[:-1]
-        targets.append(np.load(os.path.join(CACHE, f"{args.teacher}-texts{part}.npy")))
-    targets = np.concatenate(targets)
+    texts, targets = corpus_texts(args, args.parts)
     if args.limit:
         texts, targets = texts[: args.limit], targets[: args.limit]
     row_of = np.full(len(base.pieces), -1)
@@ -266,6 +261,7 @@ def fitted(base, idx, m, args, weights):
 
 
 def corpus_texts(args, parts):
+    """The cached corpus texts of `parts` (comma-separated cache suffixes) and the teacher's embeddings of them."""
     texts, targets = [], []
     for part in parts.split(","):
         with open(os.path.join(CACHE, f"{args.teacher}-texts{part}.txt"), encoding="utf-8") as f:
