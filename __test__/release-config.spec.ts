@@ -5,12 +5,12 @@
 // optional peer range, its tarball checked by pack:release, published by the release workflow.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkModelPackage, inCaretRange, MODEL_FILES, packModel, packRelease, readTarGz } from '../scripts/pack-release.mjs';
-import { platformOf } from '../scripts/lib/tools.mjs';
+import { checkModelPackage, inCaretRange, MODEL_FILES, packModel, packRelease, platformPackageSource, readTarGz } from '../scripts/pack-release.mjs';
+import { binaryOf, platformOf } from '../scripts/lib/tools.mjs';
 import { checkWasmManifest, WASM_FILES, WASM_RUNTIME } from '../scripts/build-wasm.mjs';
 
 const root = join(__dirname, '..');
@@ -222,10 +222,50 @@ describe('model package release', () => {
       expect(main.optionalDependencies[`${pkg.name}-win32-arm64-msvc`]).toBe(pkg.version);
       expect(main.scripts).toBeUndefined();
       expect(main.devDependencies).toBeUndefined();
+      // a native binary `npm run build` left in the root is packed when npm/<platform>/ has none,
+      // and npm/<platform>/ is left as committed
+      for (const platform of Object.keys(expected)) {
+        const binary = binaryOf(pkg.name, platform);
+        if (existsSync(join(root, 'npm', platform, binary)) || !existsSync(join(root, binary))) continue;
+        const tgz = `${pkg.name}-${platform}-${pkg.version}.tgz`;
+        expect(written.map((w: { file: string }) => w.file)).toContain(tgz);
+        const packed = readTarGz(join(dest, tgz));
+        expect([...packed.keys()]).toContain(`package/${binary}`);
+        expect(packed.get(`package/${binary}`).equals(readFileSync(join(root, binary)))).toBe(true);
+        expect(existsSync(join(root, 'npm', platform, binary))).toBe(false);
+      }
     } finally {
       rmSync(dest, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("pack:release takes a native binary from the root only where npm/<platform>/ has none, never for --all or WebAssembly", () => {
+    const from = mkdtempSync(join(tmpdir(), 'mnp-root-'));
+    const stage = mkdtempSync(join(tmpdir(), 'mnp-stage-'));
+    try {
+      const gnu = binaryOf(pkg.name, 'linux-x64-gnu');
+      const musl = binaryOf(pkg.name, 'linux-x64-musl');
+      const wasm = binaryOf(pkg.name, 'wasm32-wasi');
+      for (const platform of ['linux-x64-gnu', 'linux-x64-musl', 'wasm32-wasi']) {
+        mkdirSync(join(from, 'npm', platform), { recursive: true });
+        writeFileSync(join(from, 'npm', platform, 'package.json'), '{}');
+      }
+      writeFileSync(join(from, 'npm', 'linux-x64-musl', musl), 'from npm/');
+      for (const f of [gnu, musl, wasm]) writeFileSync(join(from, f), 'from the root');
+
+      const rooted = platformPackageSource('linux-x64-gnu', gnu, stage, { from });
+      expect(rooted.dir.startsWith(stage)).toBe(true);
+      expect(readFileSync(join(rooted.dir, gnu), 'utf8')).toBe('from the root');
+      expect(readFileSync(join(rooted.dir, 'package.json'), 'utf8')).toBe('{}');
+      expect(existsSync(join(from, 'npm', 'linux-x64-gnu', gnu))).toBe(false);
+      expect(platformPackageSource('linux-x64-musl', musl, stage, { from })).toEqual({ dir: join(from, 'npm', 'linux-x64-musl'), what: 'linux-x64-musl' });
+      expect(platformPackageSource('linux-x64-gnu', gnu, stage, { from, allowRoot: false })).toBeUndefined();
+      expect(platformPackageSource('wasm32-wasi', wasm, stage, { from })).toBeUndefined();
+    } finally {
+      rmSync(from, { recursive: true, force: true });
+      rmSync(stage, { recursive: true, force: true });
+    }
+  });
 
   it.each([
     ['a model.bin whose sha256 is not the one model.json records', (d: string) => writeFileSync(join(d, 'model.bin'), 'MNPSEMB1 changed'), /model\.bin sha256 [0-9a-f]{64}, model\.json says/],

@@ -6,7 +6,10 @@
 //     before they are published);
 //   - one tarball per npm/<platform>/ package that holds a built binary (npm run build:artifacts,
 //     or the CI artifacts), the WebAssembly package (npm/wasm32-wasi/) among them: its .wasm and
-//     the napi-generated loaders and workers;
+//     the napi-generated loaders and workers. A native platform whose npm/<platform>/ has no binary
+//     takes the one `npm run build` left in the repository root (this machine's), packed from a
+//     staged copy of npm/<platform>/ so the folder stays as committed (not with --all: the publish
+//     job packs only what the workflow built);
 //   - the model package (packages/model-multilingual, for search.mode 'hybrid'), its contents checked:
 //     exactly the files it must ship, and model.bin with the sha256 model.json records.
 // Checks first that all versions agree (root, npm/*, and the version embedded in binding.js).
@@ -136,6 +139,23 @@ function npmPack(dir, dest) {
   return JSON.parse(out)[0];
 }
 
+/**
+ * Where a platform package is packed from: npm/<platform>/ when it holds its binary; else, for a
+ * native platform and with `allowRoot`, a copy of npm/<platform>/ under `stage` with the binary
+ * `npm run build` wrote into the repository root (the loader's local-build spot), as
+ * scripts/test-deploy.mjs does; undefined when neither has one.
+ */
+export function platformPackageSource(platform, binary, stage, { allowRoot = true, from = root } = {}) {
+  const dir = join(from, 'npm', platform);
+  if (existsSync(join(dir, binary))) return { dir, what: platform };
+  const built = join(from, binary);
+  if (!allowRoot || platform === WASM_PLATFORM || !existsSync(built)) return undefined;
+  const staged = join(stage, 'platforms', platform);
+  cpSync(dir, staged, { recursive: true });
+  cpSync(built, join(staged, binary));
+  return { dir: staged, what: `${platform}, ${binary} from the repository root (npm run build)` };
+}
+
 /** Writes the tarballs into `dest` (release/ by default; any .tgz already there is removed first). */
 export function packRelease({ quiet = false, all = false, dest = releaseDir } = {}) {
   const p = pkg();
@@ -170,20 +190,20 @@ export function packRelease({ quiet = false, all = false, dest = releaseDir } = 
     if (!files.includes('LICENSE')) throw new Error('main package lacks LICENSE');
     const written = [{ file: main.filename, size: main.size, files: files.length, what: `main, ${Object.keys(manifest.optionalDependencies).length} optionalDependencies` }];
 
-    // Platform packages with a binary.
+    // Platform packages with a binary: in npm/<platform>/, else (native only) the repository root's.
     for (const t of p.napi.targets) {
       const platform = platformOf(t);
-      const dir = join(root, 'npm', platform);
       const binary = binaryOf(p.name, platform);
-      if (!existsSync(join(dir, binary))) {
+      const source = platformPackageSource(platform, binary, stage, { allowRoot: !all });
+      if (!source) {
         written.push({ file: `(skipped ${p.name}-${platform})`, what: 'no binary built here' });
         continue;
       }
-      const sub = npmPack(dir, dest);
+      const sub = npmPack(source.dir, dest);
       const needed = platform === WASM_PLATFORM ? WASM_FILES : [binary];
       const lacking = needed.filter((file) => !sub.files.some((f) => f.path === file));
       if (lacking.length) throw new Error(`${sub.filename} lacks ${lacking.join(', ')}`);
-      written.push({ file: sub.filename, size: sub.size, files: sub.files.length, what: platform });
+      written.push({ file: sub.filename, size: sub.size, files: sub.files.length, what: source.what });
     }
 
     written.push(packModel(dest, p));
