@@ -3,7 +3,7 @@
 // mode, all in one run, on two sets. 'hybrid' uses the installed model package, else the
 // repo's packages/model-multilingual (or MNP_MODEL=<dir or model.bin>); without a model its
 // rows are skipped. `npm run bench:quality` (after `npm run build`);
-// `node bench/quality.mjs metatool` or `… multilingual` runs one set only.
+// `node bench/quality.mjs metatool` (or `multilingual`, `mcp`) runs one set only.
 //
 // MetaTool (ToolE, English): query lines are split by their 0-based line index i in
 // data/metatool/queries.jsonl: even i = tuning half, odd i = report half.
@@ -20,7 +20,7 @@ import { RequestContext } from '@mastra/core/request-context';
 import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
 import { ToolSearchProcessor as Native } from '../index.js';
 import { localEncoder } from './local-encoder/index.mjs';
-import { hybridModelOption, readJsonl } from './util.mjs';
+import { hybridModelOption, mcpCatalog, mcpQueries, readJsonl } from './util.mjs';
 
 const TOP_K = 10;
 // 'hybrid' with a real encoder as search.embedder (bench/local-encoder: all-MiniLM-L6-v2,
@@ -56,8 +56,8 @@ const warmEncoders = async (texts) => {
 
 async function searcher(P, search, catalog) {
   const tools = {};
-  for (const { id, description } of catalog) {
-    tools[id] = createTool({ id, description, execute: async () => ({ id }) });
+  for (const { id, description, inputSchema } of catalog) {
+    tools[id] = createTool({ id, description, ...(inputSchema ? { inputSchema } : {}), execute: async () => ({ id }) });
   }
   const processor = new P({ tools, search });
   const result = await processor.processInputStep({
@@ -178,8 +178,16 @@ const LANGS = ['en', 'zh-Hant', 'zh-Hans', 'ja', 'ko'];
 const SPLITS = ['dev', 'test'];
 
 async function multilingual() {
-  const catalog = readJsonl('multilingual', 'tools.jsonl');
-  const queries = readJsonl('multilingual', 'queries.jsonl');
+  await splitSet('Multilingual', readJsonl('multilingual', 'tools.jsonl'), readJsonl('multilingual', 'queries.jsonl'), LANGS);
+}
+
+/** data/mcp: 17 real MCP servers' tools in one catalog, requests in en, zh, ja, ko. */
+async function mcp() {
+  await splitSet('Real MCP servers', mcpCatalog(), mcpQueries(), ['en', 'zh', 'ja', 'ko']);
+}
+
+/** A set whose requests carry `split` (dev | test) and `lang`: tables per split and language. */
+async function splitSet(title, catalog, queries, LANGS) {
   await warmEncoders(queries.map((q) => q.query));
   const searchers = [];
   for (const [label, P, search] of CONFIGS) {
@@ -205,7 +213,7 @@ async function multilingual() {
     }
   }
 
-  console.log(`\nMultilingual: ${catalog.length} tools, ${queries.length} requests (en, zh-Hant, zh-Hans, ja, ko); search_tools topK=${TOP_K} minScore=0`);
+  console.log(`\n${title}: ${catalog.length} tools, ${queries.length} requests (${LANGS.join(', ')}); search_tools topK=${TOP_K} minScore=0`);
   const width = 34;
   const table = (title, pick) => {
     console.log(`\n${title}`);
@@ -229,10 +237,10 @@ async function multilingual() {
 }
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
-if (only !== undefined && only !== 'metatool' && only !== 'multilingual') {
-  console.error(`unknown set ${JSON.stringify(only)}: expected "metatool" or "multilingual" (or nothing for both)`);
+const SETS = { metatool, multilingual, mcp };
+if (only !== undefined && !(only in SETS)) {
+  console.error(`unknown set ${JSON.stringify(only)}: expected one of ${Object.keys(SETS).join(', ')} (or nothing for all)`);
   process.exit(2);
 }
-if (only !== 'multilingual') await metatool();
-if (only !== 'metatool') await multilingual();
+for (const [name, run] of Object.entries(SETS)) if (only === undefined || only === name) await run();
 for (const { encoder } of encoders) encoder.close();

@@ -84,3 +84,17 @@ export function printTable(title, rows) {
     console.log(`| ${r.name} | ${fmt(r.reference_ms, r.unit)} | ${fmt(r.native_ms, r.unit)} | ${ratio} |`);
   }
 }
+
+/**
+ * data/mcp: the recorded tools of real MCP servers as one catalog, each keyed and named
+ * `<server>_<tool>` as @mastra/mcp's MCPClient.listTools() keys them; `inputSchema` is the
+ * server's JSON Schema.
+ */
+export function mcpCatalog() {
+  return readJsonl('mcp', 'tools.jsonl').map((t) => ({ id: `${t.server}_${t.name}`, description: t.description, inputSchema: t.inputSchema, server: t.server }));
+}
+
+/** data/mcp's requests, `relevant` in the catalog's `<server>_<tool>` names. */
+export function mcpQueries() {
+  return readJsonl('mcp', 'queries.jsonl').map((q) => ({ ...q, relevant: q.relevant.map((name) => `${q.server}_${name}`) }));
+}
