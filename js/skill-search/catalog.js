@@ -8,7 +8,7 @@ const { sameStrings } = require('../util.js');
 const { encodeText, encodeTexts } = require('../lossless.js');
 
 /**
- * Untracked skills objects (see the change tracking below): longest time between two full
+ * Untracked skills objects (see the change tracking in tracker.js): longest time between two full
  * (list()-based) re-checks, in ms. In between, a request's
  * re-check only re-gets the known skills (`skillsUnchanged`): that catches every refresh
  * (Mastra re-parses all skills, so each `references` array is new), every removal and every
