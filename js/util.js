@@ -18,4 +18,20 @@ function sameStrings(a, b) {
   return true;
 }
 
-module.exports = { describeValue, sameStrings };
+/** Whether a value is a promise-like (a user's filter may answer with one). */
+function isThenable(value) {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
+}
+
+/** A description as search results show it: at most 150 characters, cut with '...'. */
+function shortDescription(description) {
+  return description.length > 150 ? description.slice(0, 147) + '...' : description;
+}
+
+/** A guarded store call's outcome as `{ ok, error? }`. */
+async function settledOf(pending) {
+  const result = await pending;
+  return result.ok ? { ok: true } : { ok: false, error: result.error };
+}
+
+module.exports = { describeValue, isThenable, sameStrings, settledOf, shortDescription };
