@@ -637,6 +637,7 @@ class SkillSearchProcessor {
     // A shared store is left alone: other processes use it.
     if (!this.#shared) this.clearAllState();
     this.#scopes.clear();
+    this.#embedder?.dispose();
   }
 
   #getThreadState(threadId) {

@@ -1264,6 +1264,7 @@ class ToolSearchProcessor {
     this.#disposed = true;
     this.#store.dispose();
     this.#overlayCache = undefined;
+    this.#embedder?.dispose();
   }
 }
 
