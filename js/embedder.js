@@ -7,7 +7,9 @@
 // query once (a small cache answers repeats, such as preload's search and the model's own). An
 // embedder that fails, times out or answers with the wrong shape never fails a step: the search
 // uses the shipped model's vectors (or, without the model package, the lexical ranking alone),
-// with one warning per outage (as the stores do), and the embedder is tried again later.
+// with one warning per outage (as the stores do), and the embedder is tried again later. While
+// it is known to be failing (its last call threw or timed out and none worked since), no step
+// waits for it: it is retried in the background, one call at a time.
 
 const { describeValue } = require('./util.js');
 const { decodeTexts } = require('./lossless.js');
@@ -31,6 +33,17 @@ const sharedCacheBound = (keys) => SHARED_CACHE_TIMEOUT_MS + keys;
 /** Texts cached per embedder (tool texts and queries), oldest dropped first. */
 const CACHE_LIMIT = 50_000;
 const QUERY_CACHE_LIMIT = 256;
+/**
+ * Longer queries are cached under their hash, so the query cache holds at most 256 keys of
+ * 258 characters and 256 vectors of at most MAX_DIMENSIONS values (~8.5 MB), whatever the
+ * messages' size.
+ */
+const QUERY_KEY_CHARS = 256;
+/**
+ * The longest vector taken (an embedder's or the shared cache's): common models answer 384 to
+ * 3,072 values; 100,000 values would cost ~1.5 MB per tool.
+ */
+const MAX_DIMENSIONS = 8192;
 /**
  * The fusion's knobs with a user's embedder, `[latin, cjk, sameScript, crowdingCjk,
  * sameScriptSpan]` (the shipped model's: 0.75, 0.15, 0.15, 0.5, 0). Latin chosen on the
@@ -105,21 +118,74 @@ function encodeVector(vector) {
   return bytes.toString('base64');
 }
 function decodeVector(value) {
-  if (typeof value !== 'string' || value === '') return undefined;
+  // (base64 of MAX_DIMENSIONS floats is at most this long: nothing longer is decoded)
+  if (typeof value !== 'string' || value === '' || value.length > Math.ceil((MAX_DIMENSIONS * 4 * 4) / 3) + 4) return undefined;
   const bytes = Buffer.from(value, 'base64');
   if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
   const vector = new Float32Array(bytes.length / 4);
   if (LITTLE_ENDIAN) new Uint8Array(vector.buffer).set(bytes);
   else for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
-  return vector.every(Number.isFinite) ? vector : undefined;
+  return vectorProblem(vector, undefined) === undefined ? vector : undefined;
 }
 
-/** Per embedder object: text -> Float32Array, in insertion order (oldest evicted first). */
-const caches = new WeakMap();
-function cacheOf(embedder) {
-  let cache = caches.get(embedder);
-  if (!cache) caches.set(embedder, (cache = new Map()));
-  return cache;
+/**
+ * What makes `vector` (a Float32Array) unusable as an embedding of `dim` values (undefined: any
+ * length), as a phrase, or undefined. A degenerate vector (all zero, all components equal, or a
+ * norm near zero) is refused like a malformed one: it has no direction, so its cosines rank
+ * nothing (a constant vector is at the same angle to every text; constant answers halved recall@5).
+ */
+function vectorProblem(vector, dim) {
+  const sizeProblem = lengthProblem(vector.length, dim);
+  if (sizeProblem) return sizeProblem;
+  let min = Infinity;
+  let max = -Infinity;
+  let squares = 0;
+  for (const x of vector) {
+    if (!Number.isFinite(x)) return 'a vector with non-finite values';
+    if (x < min) min = x;
+    if (x > max) max = x;
+    squares += x * x;
+  }
+  const scale = Math.max(Math.abs(min), Math.abs(max));
+  if (Math.sqrt(squares) < 1e-6 || max - min <= 1e-6 * scale) return 'a degenerate vector (all zero, all components equal, or a norm near zero)';
+  return undefined;
+}
+function lengthProblem(length, dim) {
+  if (length === 0) return 'a vector of no values';
+  if (length > MAX_DIMENSIONS) return `a vector of ${length} values, more than the ${MAX_DIMENSIONS} values this package takes`;
+  if (dim !== undefined && length !== dim) return `a vector of ${length} values, not ${dim}`;
+  return undefined;
+}
+
+/** `raw` (an embedder's answer for one text) as a Float32Array of `dim` values; throws saying what is wrong. */
+function checkedVector(raw, dim, forWhat) {
+  const length = raw && typeof raw === 'object' && Number.isInteger(raw.length) ? raw.length : 0;
+  // The length is checked before copying: a runaway answer is not copied again.
+  const sizeProblem = lengthProblem(length, dim);
+  if (sizeProblem) throw new Error(`doEmbed returned ${sizeProblem}${forWhat}`);
+  const vector = Float32Array.from(raw);
+  const problem = vectorProblem(vector, dim);
+  if (problem) throw new Error(`doEmbed returned ${problem}${forWhat}`);
+  return vector;
+}
+
+/** The query cache's key: the query itself, or the hash of a long one (see QUERY_KEY_CHARS). */
+function queryKeyOf(query) {
+  const text = String(query);
+  if (text.length <= QUERY_KEY_CHARS) return `q:${text}`;
+  return `h:${require('node:crypto').createHash('sha256').update(text).digest('base64url')}`;
+}
+
+/**
+ * Per embedder object: `vectors` (text -> Float32Array, in insertion order, oldest evicted first)
+ * and `dim`, the vectors' length as the embedder's own answers tell it (never the shared
+ * cache's: a stale value there must not decide which of the model's answers are valid).
+ */
+const states = new WeakMap();
+function stateOf(embedder) {
+  let state = states.get(embedder);
+  if (!state) states.set(embedder, (state = { vectors: new Map(), dim: undefined }));
+  return state;
 }
 function remember(cache, text, vector, limit) {
   cache.delete(text);
@@ -127,17 +193,30 @@ function remember(cache, text, vector, limit) {
   while (cache.size > limit) cache.delete(cache.keys().next().value);
 }
 
-/** `promise`, or a rejection after `ms` (the timer never keeps Node alive); aborts `controller` then. */
-function withTimeout(promise, ms, controller, what) {
+/**
+ * `promise`, or a rejection after `ms`; aborts `controller` then. With `keepAlive` (a step
+ * waits for it) the timer keeps Node alive until then: a script whose only pending work is
+ * this step must not exit mid-request. Background work's timers never keep Node alive.
+ */
+function withTimeout(promise, ms, controller, what, keepAlive) {
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
       reject(new Error(`${what} took longer than ${ms} ms`));
     }, ms);
-    timer.unref?.();
+    if (!keepAlive) timer.unref?.();
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Whether `promise` settled within `ms` (a timer that keeps Node alive: a step waits). */
+function settlesWithin(promise, ms) {
+  let timer;
+  const expired = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([promise.then(() => true), expired]).finally(() => clearTimeout(timer));
 }
 
 class EmbedderSide {
@@ -150,17 +229,18 @@ class EmbedderSide {
     this.embedder = embedder;
     this.sharedCache = sharedCache;
     this.sharedFailing = false;
-    /** Whether the vectors' length was first learnt from the shared cache (for the warning). */
-    this.dimFromShared = false;
     this.queryTimeoutMs = queryTimeoutMs;
     this.getLogger = getLogger;
     this.label = label;
-    this.cache = cacheOf(embedder);
+    this.state = stateOf(embedder);
+    /** query key (see queryKeyOf) -> Float32Array */
     this.queries = new Map();
     /** native catalog -> { override?, pending?, failedAt? } */
     this.catalogs = new WeakMap();
+    /** An outage: the last call threw or timed out and none worked since (one warning each). */
     this.failing = false;
-    this.dim = undefined;
+    /** Catalog builds and query calls in flight: during an outage, at most one at a time. */
+    this.busy = 0;
   }
 
   #failed(error) {
@@ -189,91 +269,117 @@ class EmbedderSide {
   }
 
   /**
-   * Into the local cache, the vectors the shared cache holds for `texts`; returns the texts
-   * still missing. A value that is no vector, or one of another length than this embedder's,
-   * counts as missing (and is written again once embedded).
+   * What the shared cache holds for `texts`: text -> vector (any length: only the embedder
+   * tells which length is right), without the texts it has no vector for.
    */
   async #fromShared(texts) {
-    if (!this.sharedCache || texts.length === 0) return texts;
+    const found = new Map();
+    if (!this.sharedCache || texts.length === 0) return found;
     let values;
     try {
       const controller = new AbortController();
       const keys = texts.map((t) => sharedKeyOf(this.embedder, t));
-      values = await withTimeout(Promise.resolve(this.sharedCache.get(keys, { signal: controller.signal })), sharedCacheBound(keys.length), controller, 'get()');
+      values = await withTimeout(Promise.resolve(this.sharedCache.get(keys, { signal: controller.signal })), sharedCacheBound(keys.length), controller, 'get()', false);
       if (!Array.isArray(values) || values.length !== texts.length) {
         throw new Error(`get() returned ${Array.isArray(values) ? `${values.length} values` : describeValue(values)} for ${texts.length} keys`);
       }
       this.#sharedOutcome();
     } catch (error) {
       this.#sharedOutcome(error);
-      return texts;
+      return found;
     }
-    const missing = [];
     texts.forEach((text, i) => {
       const vector = decodeVector(values[i]);
-      if (vector && (this.dim === undefined || vector.length === this.dim)) {
-        if (this.dim === undefined) this.dimFromShared = true;
-        this.dim = vector.length;
-        remember(this.cache, text, vector, CACHE_LIMIT);
-      } else missing.push(text);
+      if (vector) found.set(text, vector);
     });
-    return missing;
+    return found;
   }
 
   /** Writes freshly embedded vectors to the shared cache; the catalog does not wait for it. */
   #toShared(texts) {
+    const local = this.state.vectors;
     if (!this.sharedCache || texts.length === 0) return;
-    const entries = texts.filter((t) => this.cache.has(t)).map((t) => [sharedKeyOf(this.embedder, t), encodeVector(this.cache.get(t))]);
+    const entries = texts.filter((t) => local.has(t)).map((t) => [sharedKeyOf(this.embedder, t), encodeVector(local.get(t))]);
     if (entries.length === 0) return;
     const controller = new AbortController();
     Promise.resolve()
-      .then(() => withTimeout(Promise.resolve(this.sharedCache.set(entries, { signal: controller.signal })), sharedCacheBound(entries.length), controller, 'set()'))
+      .then(() => withTimeout(Promise.resolve(this.sharedCache.set(entries, { signal: controller.signal })), sharedCacheBound(entries.length), controller, 'set()', false))
       .then(
         () => this.#sharedOutcome(),
         (error) => this.#sharedOutcome(error),
       );
   }
 
-  /** Vectors for `texts`, in order, through the cache; batched within maxEmbeddingsPerCall. */
-  async #embed(texts, timeoutMs) {
-    const missing = await this.#fromShared([...new Set(texts.filter((t) => !this.cache.has(t)))]);
+  /**
+   * One doEmbed call for `values`, bounded by `timeoutMs`: their vectors, checked (count,
+   * length, finite, not degenerate, at most MAX_DIMENSIONS). The first valid answer fixes the
+   * embedder's vector length.
+   */
+  async #doEmbed(values, timeoutMs, what, keepAlive) {
+    const controller = new AbortController();
+    const result = await withTimeout(
+      Promise.resolve().then(() => this.embedder.doEmbed({ values, abortSignal: controller.signal })),
+      timeoutMs,
+      controller,
+      what,
+      keepAlive,
+    );
+    const embeddings = result?.embeddings;
+    if (!Array.isArray(embeddings) || embeddings.length !== values.length) {
+      throw new Error(`doEmbed returned ${Array.isArray(embeddings) ? embeddings.length : describeValue(embeddings)} embeddings for ${values.length} values`);
+    }
+    const forWhat = values.length === 1 && what === 'embedding the query' ? ' for the query' : '';
+    const first = checkedVector(embeddings[0], this.state.dim, forWhat);
+    const vectors = [first, ...embeddings.slice(1).map((raw) => checkedVector(raw, first.length, forWhat))];
+    // (parallel batches of a new embedder: the first to answer fixes the length)
+    if (this.state.dim !== undefined && this.state.dim !== first.length) throw new Error(`doEmbed returned ${lengthProblem(first.length, this.state.dim)}${forWhat}`);
+    this.state.dim = first.length;
+    return vectors;
+  }
+
+  /** Embeds `texts` into the local cache, batched within maxEmbeddingsPerCall. */
+  async #embedBatches(texts) {
     const limit = this.embedder.maxEmbeddingsPerCall;
     const size = Number.isInteger(limit) && limit > 0 ? limit : 256;
     const batches = [];
-    for (let i = 0; i < missing.length; i += size) batches.push(missing.slice(i, i + size));
+    for (let i = 0; i < texts.length; i += size) batches.push(texts.slice(i, i + size));
     const run = async (values) => {
-      const controller = new AbortController();
-      const result = await withTimeout(Promise.resolve(this.embedder.doEmbed({ values, abortSignal: controller.signal })), timeoutMs, controller, 'an embedding call');
-      const embeddings = result?.embeddings;
-      if (!Array.isArray(embeddings) || embeddings.length !== values.length) {
-        throw new Error(`doEmbed returned ${Array.isArray(embeddings) ? embeddings.length : describeValue(embeddings)} embeddings for ${values.length} values`);
-      }
-      values.forEach((text, i) => {
-        const vector = Float32Array.from(embeddings[i] ?? []);
-        const dim = this.dim ?? vector.length;
-        if (vector.length === 0 || vector.length !== dim || !vector.every(Number.isFinite)) {
-          const shared = this.dimFromShared && vector.length > 0 && vector.length !== dim;
-          throw new Error(
-            shared
-              ? `doEmbed returned a vector of ${vector.length} values, while search.embeddingCache holds vectors of ${dim} for this model (after changing the model's output size, give the cache another keyPrefix)`
-              : `doEmbed returned a vector of ${vector.length} values${this.dim ? `, not ${this.dim}` : ''} or with non-finite values`,
-          );
-        }
-        this.dim = dim;
-        remember(this.cache, text, vector, CACHE_LIMIT);
-      });
+      const vectors = await this.#doEmbed(values, BATCH_TIMEOUT_MS, 'an embedding call', false);
+      values.forEach((text, i) => remember(this.state.vectors, text, vectors[i], CACHE_LIMIT));
     };
     if (this.embedder.supportsParallelCalls) await Promise.all(batches.map(run));
     else for (const batch of batches) await run(batch);
-    this.#toShared(missing);
-    return texts.map((t) => this.cache.get(t));
+  }
+
+  /**
+   * Vectors for `texts`, in order: from the local cache, else the shared cache, else the
+   * embedder. A shared value of another length than the embedder's answers is a miss:
+   * embedded again and rewritten.
+   */
+  async #embed(texts) {
+    const local = this.state.vectors;
+    const wanted = [...new Set(texts.filter((t) => !local.has(t)))];
+    // Before the embedder first answered, one text is embedded while the shared cache is read:
+    // the vectors' length comes from the model, never from the cache (its values may be stale).
+    const probe = this.sharedCache && this.state.dim === undefined && wanted.length > 0 ? wanted[0] : undefined;
+    const rest = probe === undefined ? wanted : wanted.slice(1);
+    const [shared] = await Promise.all([this.#fromShared(rest), probe === undefined ? undefined : this.#embedBatches([probe])]);
+    const missing = rest.filter((t) => !shared.has(t));
+    for (const [text, vector] of shared) {
+      if (vector.length === this.state.dim) remember(local, text, vector, CACHE_LIMIT);
+      else missing.push(text);
+    }
+    await this.#embedBatches(missing);
+    this.#toShared(probe === undefined ? missing : [probe, ...missing]);
+    return texts.map((t) => local.get(t));
   }
 
   async #buildOverride(native, textsOf) {
     const texts = textsOf ? textsOf() : decodeTexts(native.semanticTexts());
     if (texts.length === 0) return undefined;
-    const vectors = await this.#embed(texts, BATCH_TIMEOUT_MS);
-    const dim = vectors[0].length;
+    const vectors = await this.#embed(texts);
+    const dim = this.state.dim;
+    if (vectors.some((v) => v?.length !== dim)) throw new Error('a vector of this catalog went missing or changed length while it was embedded');
     const rows = new Float32Array(dim * vectors.length);
     vectors.forEach((v, i) => rows.set(v, i * dim));
     const [latin, cjk, sameScript, crowdingCjk, sameScriptSpan] = module.exports.EMBEDDER_WEIGHTS;
@@ -283,34 +389,37 @@ class EmbedderSide {
   /**
    * Starts (once per catalog, again after a failure once `retryAfterMs` passed) embedding a
    * catalog's texts; the first step to start it waits for it at most `catalogWaitMs`, later
-   * steps go on with the shipped vectors until it is in. `textsOf()`: the texts to embed, one
-   * per document (default: the catalog's own `semanticTexts()`).
+   * steps go on with the shipped vectors until it is in. During an outage no step waits: the
+   * catalog is embedded in the background, while no other call of this embedder is under way.
+   * A wait that runs out starts an outage. `textsOf()`: the texts to embed, one per document
+   * (default: the catalog's own `semanticTexts()`).
    */
   async prepare(native, textsOf) {
     let entry = this.catalogs.get(native);
     const { catalogWaitMs, retryAfterMs } = module.exports.TIMINGS;
-    if (entry?.override || (entry?.failedAt && performance.now() - entry.failedAt < retryAfterMs)) return;
-    if (entry?.pending) return;
+    if (entry?.override || entry?.pending) return;
+    if (entry?.failedAt !== undefined && performance.now() - entry.failedAt < retryAfterMs) return;
+    const outage = this.failing;
+    if (outage && this.busy > 0) return;
     entry = { pending: undefined, override: undefined, failedAt: undefined };
+    this.busy++;
     entry.pending = this.#buildOverride(native, textsOf).then(
       (override) => {
         entry.override = override;
         entry.pending = undefined;
+        this.busy--;
         this.#succeeded();
       },
       (error) => {
         entry.failedAt = performance.now();
         entry.pending = undefined;
+        this.busy--;
         this.#failed(error);
       },
     );
     this.catalogs.set(native, entry);
-    let timer;
-    const waited = new Promise((resolve) => {
-      timer = setTimeout(resolve, catalogWaitMs);
-      timer.unref?.();
-    });
-    await Promise.race([entry.pending, waited]).finally(() => clearTimeout(timer));
+    if (outage) return;
+    if (!(await settlesWithin(entry.pending, catalogWaitMs))) this.#failed(new Error(`embedding the catalog took longer than ${catalogWaitMs} ms`));
   }
 
   /** The catalog's override when its vectors are in, else undefined. */
@@ -318,25 +427,41 @@ class EmbedderSide {
     return this.catalogs.get(native)?.override;
   }
 
-  /** The query's vector, or undefined when the embedder fails or is slower than the bound. */
+  /**
+   * The query's vector, or undefined when the embedder fails or is slower than the bound.
+   * During an outage the search does not wait: the query is embedded in the background (when
+   * no other call is under way), and its vector answers the query's next search.
+   */
   async queryVector(query) {
-    const cached = this.queries.get(query);
+    const key = queryKeyOf(query);
+    const cached = this.queries.get(key);
     if (cached) return cached;
+    if (!this.failing) return this.#embedQuery(query, key, true);
+    if (this.busy === 0) this.#embedQuery(query, key, false);
+    return undefined;
+  }
+
+  /** Embeds a query into the query cache; never rejects. `keepAlive`: a step waits for it. */
+  async #embedQuery(query, key, keepAlive) {
+    this.busy++;
     try {
-      const controller = new AbortController();
-      const result = await withTimeout(Promise.resolve(this.embedder.doEmbed({ values: [query], abortSignal: controller.signal })), this.queryTimeoutMs, controller, 'embedding the query');
-      const vector = Float32Array.from(result?.embeddings?.[0] ?? []);
-      if (vector.length === 0 || (this.dim !== undefined && vector.length !== this.dim) || !vector.every(Number.isFinite)) {
-        throw new Error(`doEmbed returned a query vector of ${vector.length} values${this.dim ? `, not ${this.dim}` : ''} or with non-finite values`);
-      }
-      remember(this.queries, query, vector, QUERY_CACHE_LIMIT);
+      const [vector] = await this.#doEmbed([String(query)], this.queryTimeoutMs, 'embedding the query', keepAlive);
+      remember(this.queries, key, vector, QUERY_CACHE_LIMIT);
       this.#succeeded();
       return vector;
     } catch (error) {
       this.#failed(error);
       return undefined;
+    } finally {
+      this.busy--;
     }
+  }
+
+  /** Frees the query cache and the catalogs' vectors (the processor is disposed; a later use starts afresh). */
+  dispose() {
+    this.queries.clear();
+    this.catalogs = new WeakMap();
   }
 }
 
-module.exports = { embedderOptionsOf, EmbedderSide, sharedKeyOf, encodeVector, decodeVector, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS, TIMINGS };
+module.exports = { embedderOptionsOf, EmbedderSide, sharedKeyOf, encodeVector, decodeVector, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS, MAX_DIMENSIONS, TIMINGS };

@@ -171,6 +171,7 @@ class SkillSearchProcessor {
     // A shared store is left alone: other processes use it.
     if (!this.#shared) this.clearAllState();
     this.#scopes.clear();
+    this.#embedder?.dispose();
   }
 
   /** With a store: a promise of `{ ok, error? }` that never rejects (bounded). */

@@ -604,6 +604,7 @@ class ToolSearchProcessor {
     this.#disposed = true;
     this.#store.dispose();
     this.#overlayCache = undefined;
+    this.#embedder?.dispose();
   }
 }
 
