@@ -104,49 +104,28 @@ export declare class NativeSkillIndex {
 /** A searchable tool catalog (static, or static + request-resolved overlay). */
 export declare class NativeToolCatalog {
   /**
-   * Builds from entries in `Object.entries` order; handles are 0..n. With `params`
-   * (one parameter text per tool) the catalog ranks with the enhanced analysis.
+   * Builds a catalog from `source` (handles 0..n, in `Object.entries` order) as `options`
+   * say; `model` is the hybrid mode's (and only its). Throws on a joined source that does
+   * not split into its tools (the caller then passes `tools`) and, with `validate`, on
+   * ambiguous names.
    */
-  constructor(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, validate?: boolean | undefined | null, params?: Array<string> | undefined | null, acceptKeyConflicts?: boolean | undefined | null)
+  static build(source: NativeCatalogSource, options: NativeCatalogOptions, model?: NativeSemanticModel | undefined | null): NativeToolCatalog
   /**
-   * Builds from the UTF-8 bytes `bytes[..length]` of `key \0 id \0 description
-   * [\0 params] \0 key …` (an empty id means none; the params field is present when
-   * `enhanced`): one buffer crosses instead of 3·n strings. Errors when the separator
-   * count does not match (a value contained NUL; the caller then uses the array
-   * constructor). With `validate`, ambiguous catalogs are rejected with the upstream
-   * message; `acceptKeyConflicts` lets a key equal another tool's id (resolved key-first,
-   * as every host does).
+   * [`Self::build`] on the libuv thread pool: the source is read and checked here, on the
+   * JS thread (a malformed or ambiguous catalog throws now, with the same message), then a
+   * copy of it moves to the task, which indexes it (and, in hybrid mode, embeds it).
    */
-  static fromJoined(bytes: Uint8Array, length: number, count: number, validate: boolean, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
+  static buildAsync(source: NativeCatalogSource, options: NativeCatalogOptions, model?: NativeSemanticModel | undefined | null): Promise<NativeToolCatalog>
   /**
-   * [`Self::from_joined`] with validation, building on the libuv thread pool: the names
-   * are checked here, on the JS thread (an ambiguous or malformed catalog throws now,
-   * with the same message), then a copy of the bytes moves to the task, which indexes it.
+   * `{ ...base, ...resolved }`, ranking as `base` does, without re-tokenizing (or
+   * re-embedding) the base; the resolved tools' handles start at `firstHandle`.
    */
-  static fromJoinedAsync(bytes: Uint8Array, length: number, count: number, enhanced?: boolean | undefined | null, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
-  /**
-   * [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
-   * params, as enhanced): enhanced fused with `model`'s ranking.
-   */
-  static fromJoinedHybrid(bytes: Uint8Array, length: number, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
-  /** [`Self::from_joined_hybrid`] from arrays (for texts that contain NUL). */
-  static fromArraysHybrid(keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, params: Array<string>, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): NativeToolCatalog
-  /**
-   * [`Self::from_joined_hybrid`] built on the libuv thread pool, checked here first as
-   * [`Self::from_joined_async`] is (embedding the tools is most of a hybrid build).
-   */
-  static fromJoinedHybridAsync(bytes: Uint8Array, length: number, count: number, model: NativeSemanticModel, acceptKeyConflicts?: boolean | undefined | null): Promise<NativeToolCatalog>
-  /**
-   * `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
-   * handles start at `firstHandle`. `params` are the resolved tools' parameter texts
-   * (enhanced mode).
-   */
-  static overlay(base: NativeToolCatalog, keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, firstHandle: number, params?: Array<string> | undefined | null): NativeToolCatalog
+  static overlay(base: NativeToolCatalog, resolved: NativeTools, firstHandle: number): NativeToolCatalog
   /**
    * [`Self::overlay`] built on the libuv thread pool (an overlay costs about as much as
    * the base catalog is large).
    */
-  static overlayAsync(base: NativeToolCatalog, keys: Array<string>, ids: Array<string | undefined | null>, descriptions: Array<string>, firstHandle: number, params?: Array<string> | undefined | null): Promise<NativeToolCatalog>
+  static overlayAsync(base: NativeToolCatalog, resolved: NativeTools, firstHandle: number): Promise<NativeToolCatalog>
   /** Number of tools. */
   get size(): number
   /**
@@ -211,6 +190,28 @@ export interface NativeActivationRecord {
   receipt?: Array<string>
 }
 
+/** How a catalog is built. */
+export interface NativeCatalogOptions {
+  /** `search.mode` (default 'compatible'); 'hybrid' needs the model argument. */
+  mode?: 'compatible' | 'enhanced' | 'hybrid'
+  /**
+   * Reject ambiguous catalogs (duplicate or reserved names, and key conflicts unless
+   * accepted) with the upstream message.
+   */
+  validate?: boolean
+  /**
+   * With `validate`: let a key equal another tool's id (resolved key-first, as every
+   * host does).
+   */
+  acceptKeyConflicts?: boolean
+}
+
+/** What a catalog is built from: exactly one of `joined` and `tools`. */
+export interface NativeCatalogSource {
+  joined?: NativeJoinedTools
+  tools?: NativeTools
+}
+
 /** What the `*Copy` deciders return: the written count and both output buffers. */
 export interface NativeDecisions {
   written: number
@@ -228,6 +229,19 @@ export interface NativeEvidenceHits {
   scores: Float64Array
   lexical: Float64Array
   cosines: Float64Array
+}
+
+/**
+ * A catalog joined by the JS layer into one UTF-8 buffer: `bytes[..length]` holds `count`
+ * tools as `key \0 id \0 description [\0 params] \0 key …` (an empty id meaning none; the
+ * params field present in enhanced and hybrid mode). One buffer crosses instead of 3·n
+ * strings; it is an error when the fields do not split into `count` tools (a value
+ * contained NUL: the caller then passes `tools`).
+ */
+export interface NativeJoinedTools {
+  bytes: Uint8Array
+  length: number
+  count: number
 }
 
 /** `injectCatalog` rows as parallel typed arrays. */
@@ -299,6 +313,17 @@ export declare function nativeToolCallFilterDecidePrompt(header: Int32Array, win
  * [`native_tool_call_filter_decide_copy`]).
  */
 export declare function nativeToolCallFilterDecidePromptCopy(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, idTruthy: Uint8Array, history: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actionsLength: number, intsLength: number): NativeDecisions
+
+/**
+ * Tools as parallel arrays (`ids[i]` null or empty: none). `params[i]` is tool i's parameter
+ * text, read in enhanced and hybrid mode (missing texts are empty).
+ */
+export interface NativeTools {
+  keys: Array<string>
+  ids: Array<string | undefined | null>
+  descriptions: Array<string>
+  params?: Array<string>
+}
 
 /** The workspace search engine's default tokenizer (exposed for tests and diagnostics). */
 export declare function nativeWorkspaceTokens(text: string): Array<string>

@@ -5,7 +5,7 @@
 // ToolCallFilter wires with consistent counts and random contents) in a child process per entry
 // (support/binding-fuzz.cjs). A JS exception is the only allowed refusal: a signal, exit 134
 // (Rust's `memory allocation of … failed` abort), a non-Error throw or a hang fails the test.
-// The cases that once aborted Node (fromJoined with a count of 1e9, -1 or 2^32-1; a model file
+// The cases that once aborted Node (a joined build with a count of 1e9, -1 or 2^32-1; a model file
 // that is /dev/zero, a directory, or a forged vocabulary count) must each throw.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,12 @@ describe('native binding under hostile arguments', () => {
       expect(outcome.mustThrowHeld, name).toBe(outcome.mustThrow);
     }
     const regression = results.filter(({ run }) => JSON.parse(run.stdout.trim().split('\n').pop()!).mustThrow > 0).map((r) => r.name);
-    expect(regression.sort()).toEqual(['NativeSemanticModel.fromBytes', 'NativeToolCatalog.fromJoined', 'NativeToolCatalog.fromJoinedAsync', 'NativeToolCatalog.fromJoinedHybrid']);
+    expect(regression.sort()).toEqual([
+      'NativeSemanticModel.fromBytes',
+      'NativeToolCatalog.build(joined)',
+      'NativeToolCatalog.build(joined, hybrid)',
+      'NativeToolCatalog.buildAsync(joined)',
+      'NativeToolCatalog.buildAsync(joined, hybrid)',
+    ]);
   }, 300_000);
 });

@@ -25,12 +25,12 @@ function catalog(n: number, seed = 42) {
  * Replaces the off-thread entry points js/tool-search.js calls (the addon's statics cannot be
  * spied on directly: napi defines them non-configurable); returns their call counts.
  */
-function patchOffThread(impl: { fromJoinedAsync?: (...args: any[]) => unknown; overlayAsync?: (...args: any[]) => unknown } = {}) {
-  const calls = { fromJoinedAsync: 0, overlayAsync: 0 };
+function patchOffThread(impl: { buildAsync?: (...args: any[]) => unknown; overlayAsync?: (...args: any[]) => unknown } = {}) {
+  const calls = { buildAsync: 0, overlayAsync: 0 };
   // A function target: a proxy of the class itself may not change its read-only statics.
   native.NativeToolCatalog = new Proxy(function NativeToolCatalogPatched() {}, {
     get(_, prop) {
-      if (prop === 'fromJoinedAsync' || prop === 'overlayAsync') {
+      if (prop === 'buildAsync' || prop === 'overlayAsync') {
         const real = impl[prop] ?? NativeToolCatalog[prop].bind(NativeToolCatalog);
         return (...args: unknown[]) => {
           calls[prop]++;
@@ -48,8 +48,7 @@ function patchOffThread(impl: { fromJoinedAsync?: (...args: any[]) => unknown; o
 /** Makes the next processors build inline, exactly as a small catalog does (same native build, no task). */
 function forceInline() {
   return patchOffThread({
-    fromJoinedAsync: (bytes: Uint8Array, length: number, count: number, enhanced: boolean, accept: boolean) =>
-      NativeToolCatalog.fromJoined(bytes, length, count, true, enhanced, accept),
+    buildAsync: (...args: unknown[]) => NativeToolCatalog.build(...args),
     overlayAsync: (...args: unknown[]) => Promise.resolve(NativeToolCatalog.overlay(...args)),
   });
 }
@@ -79,18 +78,18 @@ describe('off-thread catalog build', () => {
   it('a large catalog is built off-thread, a small one inline', () => {
     const calls = patchOffThread();
     new Native({ tools: catalog(500) }).dispose();
-    expect(calls.fromJoinedAsync).toBe(0);
+    expect(calls.buildAsync).toBe(0);
     new Native({ tools }).dispose();
-    expect(calls.fromJoinedAsync).toBe(1);
+    expect(calls.buildAsync).toBe(1);
     new Native({ tools: catalog(1000), search: { mode: 'enhanced' } }).dispose();
-    expect(calls.fromJoinedAsync).toBe(2);
+    expect(calls.buildAsync).toBe(2);
   });
 
   for (const options of [{}, { search: { topK: 3, minScore: 2 }, injectCatalog: true }, { search: { mode: 'enhanced' }, injectCatalog: true }]) {
     it(`a step right after construction answers as an inline-built processor: ${JSON.stringify(options)}`, async () => {
       const calls = patchOffThread();
       const offThread = new Native({ tools, ...options });
-      expect(calls.fromJoinedAsync).toBe(1);
+      expect(calls.buildAsync).toBe(1);
       // No await between construction and the step: it has to wait for the build itself.
       const pending = observe(offThread, {}, names);
       forceInline();
@@ -117,7 +116,7 @@ describe('off-thread catalog build', () => {
     const inline = new Native({ tools: unusual });
     const [a, b] = await Promise.all([pending, observe(inline, {}, ['天気予報', 'nul_tool', '天気'])]);
     // With the NUL the joined string cannot be split: the array constructor builds inline.
-    expect(calls.fromJoinedAsync).toBe(1);
+    expect(calls.buildAsync).toBe(1);
     expect(a).toEqual(b);
     expect(a.loads[0].success).toBe(true);
     delete (unusual as Record<string, unknown>).nul_tool;
@@ -157,7 +156,7 @@ describe('off-thread catalog build', () => {
         } catch (error) {
           offThread = error;
         }
-        expect(calls.fromJoinedAsync).toBe(1);
+        expect(calls.buildAsync).toBe(1);
         expect(offThread).toBeInstanceOf(Error);
         forceInline();
         expect(() => new Native({ tools: ambiguous })).toThrow((offThread as Error).message);
@@ -179,17 +178,19 @@ describe('off-thread catalog build', () => {
       for (const entries of variants) {
         for (const accept of [false, true]) {
           const joined = joinedOf(entries);
+          const source = { joined: { bytes: joined, length: joined.length, count: entries.length } };
+          const options = { mode: 'compatible', validate: true, acceptKeyConflicts: accept };
           let inline: string | undefined;
           try {
-            NativeToolCatalog.fromJoined(joined, joined.length, entries.length, true, false, accept);
+            NativeToolCatalog.build(source, options);
           } catch (error) {
             inline = (error as Error).message;
           }
           if (inline === undefined) {
-            expect(NativeToolCatalog.fromJoinedAsync(joined, joined.length, entries.length, false, accept)).toBeInstanceOf(Promise);
+            expect(NativeToolCatalog.buildAsync(source, options)).toBeInstanceOf(Promise);
           } else {
             rejected++;
-            expect(() => NativeToolCatalog.fromJoinedAsync(joined, joined.length, entries.length, false, accept)).toThrow(inline);
+            expect(() => NativeToolCatalog.buildAsync(source, options)).toThrow(inline);
           }
         }
       }
@@ -209,7 +210,7 @@ describe('off-thread catalog build', () => {
   });
 
   it('a failed off-thread build rejects every step with a clear error and is never an unhandled rejection', async () => {
-    patchOffThread({ fromJoinedAsync: () => Promise.reject(new Error('worker exploded')) });
+    patchOffThread({ buildAsync: () => Promise.reject(new Error('worker exploded')) });
     const p = new Native({ tools });
     new Native({ tools }); // failed and never awaited
     await expect(step(p)).rejects.toThrow('ToolSearchProcessor: building the tool catalog failed: worker exploded');

@@ -30,8 +30,8 @@ function forceInlineBuild() {
   const Catalog = native.NativeToolCatalog;
   native.NativeToolCatalog = new Proxy(function InlineCatalog() {}, {
     get(_, prop) {
-      if (prop === 'fromJoinedAsync') {
-        return (bytes, length, count, enhanced, accept) => Catalog.fromJoined(bytes, length, count, true, enhanced, accept);
+      if (prop === 'buildAsync') {
+        return (source, options, model) => Catalog.build(source, options, model);
       }
       const value = Reflect.get(Catalog, prop);
       return typeof value === 'function' ? value.bind(Catalog) : value;

@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use mastra_native_core::catalog::{BuildError, CheckedCatalog, KeyConflicts, Override, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{
+    BuildError, BuildOptions, CatalogSource, CheckedCatalog, KeyConflicts, Override, SearchMode, SearchParams, ToolCatalog, ToolEntry,
+};
 use mastra_native_core::memory;
 use mastra_native_core::semantic::EmbedderFusion;
 use mastra_native_core::store::{self, ActivationRecord, InMemoryStore, MetaTool, SupplementalStore};
-use mastra_native_core::semantic::StaticModel;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
@@ -17,6 +18,11 @@ use crate::semantic::NativeSemanticModel;
 fn entries(keys: Vec<String>, ids: Vec<Option<String>>, descriptions: Vec<String>, first_handle: u32) -> Result<Vec<ToolEntry>> {
     if keys.len() != ids.len() || keys.len() != descriptions.len() {
         return Err(Error::new(Status::InvalidArg, "keys, ids and descriptions must have the same length"));
+    }
+    // (handles are u32: the last one must fit, or a debug build panics and a release one wraps)
+    let last_offset = keys.len().saturating_sub(1);
+    if u32::try_from(last_offset).ok().and_then(|offset| first_handle.checked_add(offset)).is_none() {
+        return Err(Error::new(Status::InvalidArg, "the tools' handles exceed 2^32 - 1"));
     }
     Ok(keys
         .into_iter()
@@ -56,12 +62,6 @@ fn joined_text(bytes: &[u8]) -> Result<&str> {
     std::str::from_utf8(bytes).map_err(|_| Error::new(Status::InvalidArg, "joined catalog is not UTF-8"))
 }
 
-/// The check the build makes, run on the joined text before the build leaves the JS
-/// thread, so an ambiguous catalog throws from the constructor as the host's does.
-fn check_joined(joined: &[u8], count: usize, enhanced: bool, key_conflicts: KeyConflicts) -> Result<CheckedCatalog> {
-    ToolCatalog::check_joined(joined_text(joined)?, count, enhanced, RESERVED_NAMES, key_conflicts).map_err(build_error)
-}
-
 /// A core build error as a JS error: a malformed joined catalog is the caller's argument
 /// (the JS layer then falls back to arrays); an ambiguous catalog fails as the host does.
 fn build_error(error: BuildError) -> Error {
@@ -71,9 +71,93 @@ fn build_error(error: BuildError) -> Error {
     }
 }
 
-/// Builds from a joined catalog (see [`ToolCatalog::build_joined`]), validated.
-fn build_joined(joined: &[u8], count: usize, enhanced: bool, key_conflicts: KeyConflicts, model: Option<Arc<StaticModel>>) -> Result<ToolCatalog> {
-    ToolCatalog::build_joined(joined_text(joined)?, count, enhanced, Some((RESERVED_NAMES, key_conflicts)), model).map_err(build_error)
+/// Tools as parallel arrays (`ids[i]` null or empty: none). `params[i]` is tool i's parameter
+/// text, read in enhanced and hybrid mode (missing texts are empty).
+#[napi(object)]
+pub struct NativeTools {
+    pub keys: Vec<String>,
+    pub ids: Vec<Option<String>>,
+    pub descriptions: Vec<String>,
+    pub params: Option<Vec<String>>,
+}
+
+impl NativeTools {
+    /// The tools as catalog entries, with handles from `first_handle`, and their params.
+    fn into_entries(self, first_handle: u32) -> Result<(Vec<ToolEntry>, Vec<String>)> {
+        let tools = entries(self.keys, self.ids, self.descriptions, first_handle)?;
+        Ok((tools, self.params.unwrap_or_default()))
+    }
+}
+
+/// A catalog joined by the JS layer into one UTF-8 buffer: `bytes[..length]` holds `count`
+/// tools as `key \0 id \0 description [\0 params] \0 key …` (an empty id meaning none; the
+/// params field present in enhanced and hybrid mode). One buffer crosses instead of 3·n
+/// strings; it is an error when the fields do not split into `count` tools (a value
+/// contained NUL: the caller then passes `tools`).
+#[napi(object)]
+pub struct NativeJoinedTools<'a> {
+    pub bytes: Uint8ArraySlice<'a>,
+    pub length: u32,
+    pub count: u32,
+}
+
+/// What a catalog is built from: exactly one of `joined` and `tools`.
+#[napi(object)]
+pub struct NativeCatalogSource<'a> {
+    pub joined: Option<NativeJoinedTools<'a>>,
+    pub tools: Option<NativeTools>,
+}
+
+/// How a catalog is built.
+#[napi(object)]
+pub struct NativeCatalogOptions {
+    /// `search.mode` (default 'compatible'); 'hybrid' needs the model argument.
+    #[napi(ts_type = "'compatible' | 'enhanced' | 'hybrid'")]
+    pub mode: Option<String>,
+    /// Reject ambiguous catalogs (duplicate or reserved names, and key conflicts unless
+    /// accepted) with the upstream message.
+    pub validate: Option<bool>,
+    /// With `validate`: let a key equal another tool's id (resolved key-first, as every
+    /// host does).
+    pub accept_key_conflicts: Option<bool>,
+}
+
+impl NativeCatalogOptions {
+    /// The core build options, with the model of a hybrid build.
+    fn build_options(&self, model: Option<&NativeSemanticModel>) -> Result<BuildOptions<'static>> {
+        let mode = match (self.mode.as_deref().unwrap_or("compatible"), model) {
+            ("compatible", None) => SearchMode::Compatible,
+            ("enhanced", None) => SearchMode::Enhanced,
+            ("hybrid", Some(model)) => SearchMode::Hybrid(model.inner.clone()),
+            ("hybrid", None) => return Err(Error::new(Status::InvalidArg, "a hybrid catalog needs a model")),
+            ("compatible" | "enhanced", Some(_)) => return Err(Error::new(Status::InvalidArg, "only a hybrid catalog takes a model")),
+            (other, _) => return Err(Error::new(Status::InvalidArg, format!("unknown catalog mode \"{other}\""))),
+        };
+        let options = BuildOptions::new(mode);
+        Ok(if self.validate.unwrap_or(false) {
+            options.validated(RESERVED_NAMES, key_conflicts_of(self.accept_key_conflicts.unwrap_or(false)))
+        } else {
+            options
+        })
+    }
+}
+
+/// A joined catalog's bytes as a core source.
+fn joined_source(bytes: &[u8], count: u32) -> Result<CatalogSource<'_>> {
+    Ok(CatalogSource::Joined { text: joined_text(bytes)?, count: count as usize })
+}
+
+/// Reads `source` and checks it (see [`CatalogSource::check`]) or builds it with `options`:
+/// the source's buffers are only valid during this call.
+fn with_source<T>(source: NativeCatalogSource<'_>, run: impl FnOnce(CatalogSource<'_>) -> std::result::Result<T, BuildError>) -> Result<T> {
+    match (source.joined, source.tools) {
+        (Some(joined), None) => run(joined_source(joined_bytes(&joined.bytes, joined.length)?, joined.count)?).map_err(build_error),
+        (None, Some(tools)) => {
+            let (tools, params) = tools.into_entries(0)?;
+            run(CatalogSource::Entries { tools, params }).map_err(build_error)
+        }
+        _ => Err(Error::new(Status::InvalidArg, "a catalog source has either joined or tools")),
+    }
 }
 
 /// Runs a build on a pool thread; a panic becomes an error (an unwinding panic must not
@@ -89,25 +173,25 @@ fn guarded_build(what: &str, build: impl FnOnce() -> Result<ToolCatalog>) -> Res
     })
 }
 
-/// [`NativeToolCatalog::from_joined_async`]'s work: index a checked catalog off the JS thread.
-pub struct JoinedBuild {
+/// [`NativeToolCatalog::build_async`]'s work: index a checked catalog off the JS thread.
+pub struct CatalogBuild {
     /// the catalog, checked on the JS thread (with its own copy of the text: the JS buffer
     /// stays on its thread)
     checked: Option<CheckedCatalog>,
-    /// Hybrid search: the model the documents are embedded with (`enhanced` is then set).
-    model: Option<Arc<StaticModel>>,
+    /// The ranking (a hybrid one holds the model the documents are embedded with).
+    mode: SearchMode,
 }
 
-impl Task for JoinedBuild {
+impl Task for CatalogBuild {
     type Output = ToolCatalog;
     type JsValue = NativeToolCatalog;
 
     fn compute(&mut self) -> Result<ToolCatalog> {
         let checked = self.checked.take().ok_or_else(|| Error::new(Status::GenericFailure, "the catalog was already built"))?;
-        let model = self.model.take();
+        let options = BuildOptions::new(self.mode.clone());
         guarded_build("building the tool catalog", move || {
             let count = checked.len();
-            let built = ToolCatalog::build_checked(checked, model);
+            let built = ToolCatalog::build(checked.into(), &options).map_err(build_error)?;
             if count >= memory::LARGE_BUILD_TOOLS {
                 memory::release_free_memory();
             }
@@ -124,7 +208,7 @@ impl Task for JoinedBuild {
 pub struct OverlayBuild {
     base: Arc<ToolCatalog>,
     resolved: Vec<ToolEntry>,
-    params: Option<Vec<String>>,
+    params: Vec<String>,
 }
 
 impl Task for OverlayBuild {
@@ -133,7 +217,7 @@ impl Task for OverlayBuild {
 
     fn compute(&mut self) -> Result<ToolCatalog> {
         let resolved = std::mem::take(&mut self.resolved);
-        let params = self.params.take();
+        let params = std::mem::take(&mut self.params);
         let base = &self.base;
         guarded_build("building the request's tool catalog", || Ok(ToolCatalog::overlay(base, resolved, params)))
     }
@@ -262,149 +346,40 @@ pub struct NativeToolCatalog {
 
 #[napi]
 impl NativeToolCatalog {
-    /// Builds from entries in `Object.entries` order; handles are 0..n. With `params`
-    /// (one parameter text per tool) the catalog ranks with the enhanced analysis.
-    #[napi(constructor, catch_unwind)]
-    pub fn new(
-        keys: Vec<String>,
-        ids: Vec<Option<String>>,
-        descriptions: Vec<String>,
-        validate: Option<bool>,
-        params: Option<Vec<String>>,
-        accept_key_conflicts: Option<bool>,
-    ) -> Result<Self> {
-        Self::built(entries(keys, ids, descriptions, 0)?, params, validate.unwrap_or(false), accept_key_conflicts.unwrap_or(false))
-    }
-
-    /// Builds from the UTF-8 bytes `bytes[..length]` of `key \0 id \0 description
-    /// [\0 params] \0 key …` (an empty id means none; the params field is present when
-    /// `enhanced`): one buffer crosses instead of 3·n strings. Errors when the separator
-    /// count does not match (a value contained NUL; the caller then uses the array
-    /// constructor). With `validate`, ambiguous catalogs are rejected with the upstream
-    /// message; `acceptKeyConflicts` lets a key equal another tool's id (resolved key-first,
-    /// as every host does).
+    /// Builds a catalog from `source` (handles 0..n, in `Object.entries` order) as `options`
+    /// say; `model` is the hybrid mode's (and only its). Throws on a joined source that does
+    /// not split into its tools (the caller then passes `tools`) and, with `validate`, on
+    /// ambiguous names.
     #[napi(factory, catch_unwind)]
-    pub fn from_joined(
-        bytes: Uint8ArraySlice,
-        length: u32,
-        count: u32,
-        validate: bool,
-        enhanced: Option<bool>,
-        accept_key_conflicts: Option<bool>,
-    ) -> Result<Self> {
-        let enhanced = enhanced.unwrap_or(false);
-        let joined = joined_text(joined_bytes(&bytes, length)?)?;
-        let check = validate.then_some((RESERVED_NAMES, key_conflicts_of(accept_key_conflicts.unwrap_or(false))));
-        let catalog = ToolCatalog::build_joined(joined, count as usize, enhanced, check, None).map_err(build_error)?;
+    pub fn build(source: NativeCatalogSource, options: NativeCatalogOptions, model: Option<&NativeSemanticModel>) -> Result<Self> {
+        let options = options.build_options(model)?;
+        let catalog = with_source(source, |source| ToolCatalog::build(source, &options))?;
         Ok(Self { inner: Arc::new(catalog) })
     }
 
-    /// [`Self::from_joined`] with validation, building on the libuv thread pool: the names
-    /// are checked here, on the JS thread (an ambiguous or malformed catalog throws now,
-    /// with the same message), then a copy of the bytes moves to the task, which indexes it.
+    /// [`Self::build`] on the libuv thread pool: the source is read and checked here, on the
+    /// JS thread (a malformed or ambiguous catalog throws now, with the same message), then a
+    /// copy of it moves to the task, which indexes it (and, in hybrid mode, embeds it).
     #[napi(ts_return_type = "Promise<NativeToolCatalog>", catch_unwind)]
-    pub fn from_joined_async(
-        bytes: Uint8ArraySlice,
-        length: u32,
-        count: u32,
-        enhanced: Option<bool>,
-        accept_key_conflicts: Option<bool>,
-    ) -> Result<AsyncTask<JoinedBuild>> {
-        let enhanced = enhanced.unwrap_or(false);
-        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        let checked = check_joined(joined_bytes(&bytes, length)?, count as usize, enhanced, key_conflicts)?;
-        Ok(AsyncTask::new(JoinedBuild { checked: Some(checked), model: None }))
+    pub fn build_async(source: NativeCatalogSource, options: NativeCatalogOptions, model: Option<&NativeSemanticModel>) -> Result<AsyncTask<CatalogBuild>> {
+        let options = options.build_options(model)?;
+        let checked = with_source(source, |source| source.check(&options))?;
+        Ok(AsyncTask::new(CatalogBuild { checked: Some(checked), mode: options.mode }))
     }
 
-    /// [`Self::from_joined`] with validation and hybrid ranking (the joined text carries
-    /// params, as enhanced): enhanced fused with `model`'s ranking.
+    /// `{ ...base, ...resolved }`, ranking as `base` does, without re-tokenizing (or
+    /// re-embedding) the base; the resolved tools' handles start at `firstHandle`.
     #[napi(factory, catch_unwind)]
-    pub fn from_joined_hybrid(
-        bytes: Uint8ArraySlice,
-        length: u32,
-        count: u32,
-        model: &NativeSemanticModel,
-        accept_key_conflicts: Option<bool>,
-    ) -> Result<Self> {
-        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        let catalog = build_joined(joined_bytes(&bytes, length)?, count as usize, true, key_conflicts, Some(model.inner.clone()))?;
-        Ok(Self { inner: Arc::new(catalog) })
-    }
-
-    /// [`Self::from_joined_hybrid`] from arrays (for texts that contain NUL).
-    #[napi(factory, catch_unwind)]
-    pub fn from_arrays_hybrid(
-        keys: Vec<String>,
-        ids: Vec<Option<String>>,
-        descriptions: Vec<String>,
-        params: Vec<String>,
-        model: &NativeSemanticModel,
-        accept_key_conflicts: Option<bool>,
-    ) -> Result<Self> {
-        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        ToolCatalog::build_validated_hybrid(entries(keys, ids, descriptions, 0)?, params, model.inner.clone(), RESERVED_NAMES, key_conflicts)
-            .map(|catalog| Self { inner: Arc::new(catalog) })
-            .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
-    }
-
-    /// [`Self::from_joined_hybrid`] built on the libuv thread pool, checked here first as
-    /// [`Self::from_joined_async`] is (embedding the tools is most of a hybrid build).
-    #[napi(ts_return_type = "Promise<NativeToolCatalog>", catch_unwind)]
-    pub fn from_joined_hybrid_async(
-        bytes: Uint8ArraySlice,
-        length: u32,
-        count: u32,
-        model: &NativeSemanticModel,
-        accept_key_conflicts: Option<bool>,
-    ) -> Result<AsyncTask<JoinedBuild>> {
-        let key_conflicts = key_conflicts_of(accept_key_conflicts.unwrap_or(false));
-        let checked = check_joined(joined_bytes(&bytes, length)?, count as usize, true, key_conflicts)?;
-        Ok(AsyncTask::new(JoinedBuild { checked: Some(checked), model: Some(model.inner.clone()) }))
-    }
-
-    /// Builds (enhanced when `params` are given); with `validate`, ambiguous catalogs are
-    /// rejected with the upstream message.
-    fn built(entries: Vec<ToolEntry>, params: Option<Vec<String>>, validate: bool, accept_key_conflicts: bool) -> Result<Self> {
-        let catalog = if validate {
-            ToolCatalog::build_validated_with(entries, params, RESERVED_NAMES, key_conflicts_of(accept_key_conflicts))
-                .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?
-        } else {
-            match params {
-                Some(params) => ToolCatalog::build_enhanced(entries, params),
-                None => ToolCatalog::build(entries),
-            }
-        };
-        Ok(Self { inner: Arc::new(catalog) })
-    }
-
-    /// `{ ...base, ...resolved }` without re-tokenizing the base (compatible mode); resolved
-    /// handles start at `firstHandle`. `params` are the resolved tools' parameter texts
-    /// (enhanced mode).
-    #[napi(factory, catch_unwind)]
-    pub fn overlay(
-        base: &NativeToolCatalog,
-        keys: Vec<String>,
-        ids: Vec<Option<String>>,
-        descriptions: Vec<String>,
-        first_handle: u32,
-        params: Option<Vec<String>>,
-    ) -> Result<Self> {
-        let resolved = entries(keys, ids, descriptions, first_handle)?;
+    pub fn overlay(base: &NativeToolCatalog, resolved: NativeTools, first_handle: u32) -> Result<Self> {
+        let (resolved, params) = resolved.into_entries(first_handle)?;
         Ok(Self { inner: Arc::new(ToolCatalog::overlay(&base.inner, resolved, params)) })
     }
 
     /// [`Self::overlay`] built on the libuv thread pool (an overlay costs about as much as
     /// the base catalog is large).
     #[napi(ts_return_type = "Promise<NativeToolCatalog>", catch_unwind)]
-    pub fn overlay_async(
-        base: &NativeToolCatalog,
-        keys: Vec<String>,
-        ids: Vec<Option<String>>,
-        descriptions: Vec<String>,
-        first_handle: u32,
-        params: Option<Vec<String>>,
-    ) -> Result<AsyncTask<OverlayBuild>> {
-        let resolved = entries(keys, ids, descriptions, first_handle)?;
+    pub fn overlay_async(base: &NativeToolCatalog, resolved: NativeTools, first_handle: u32) -> Result<AsyncTask<OverlayBuild>> {
+        let (resolved, params) = resolved.into_entries(first_handle)?;
         Ok(AsyncTask::new(OverlayBuild { base: Arc::clone(&base.inner), resolved, params }))
     }
 
@@ -655,6 +630,10 @@ mod tests {
     #[test]
     fn joined_names_are_checked_like_the_core_build() {
         let utf8 = |s: &str| s.as_bytes().to_vec();
+        let options = |mode, key_conflicts| BuildOptions::new(mode).validated(RESERVED_NAMES, key_conflicts);
+        let check = |joined: &[u8], count, mode, key_conflicts| {
+            joined_source(joined, count).and_then(|source| source.check(&options(mode, key_conflicts)).map_err(build_error))
+        };
         let cases = [
             ("a\0\0x\0b\0a\0y", 2, "duplicate name \"a\""),
             ("a\0\0x\0search_tools\0\0y", 2, "key=\"search_tools\", name=\"search_tools\""),
@@ -664,25 +643,26 @@ mod tests {
             ("a\0\0x\0b", 1, "more fields"),
         ];
         for (joined, count, expected) in cases {
-            let error = check_joined(&utf8(joined), count, false, KeyConflicts::Reject).expect_err(joined);
+            let error = check(&utf8(joined), count, SearchMode::Compatible, KeyConflicts::Reject).expect_err(joined);
             assert!(error.reason.contains(expected), "{joined:?}: {}", error.reason);
             // the build, from the joined text or from owned entries, fails the same way
-            let built = build_joined(&utf8(joined), count, false, KeyConflicts::Reject, None).expect_err(joined);
-            assert_eq!(built.reason, error.reason);
+            let reject = options(SearchMode::Compatible, KeyConflicts::Reject);
+            let built = joined_source(&utf8(joined), count).and_then(|source| ToolCatalog::build(source, &reject).map_err(build_error));
+            assert_eq!(built.expect_err(joined).reason, error.reason);
             if !error.reason.contains("fields") {
                 let fields: Vec<&str> = joined.split('\0').collect();
-                let entries = fields
+                let entries: Vec<ToolEntry> = fields
                     .chunks(3)
                     .enumerate()
                     .map(|(i, f)| ToolEntry { key: f[0].into(), id: (!f[1].is_empty()).then(|| f[1].into()), description: f[2].into(), handle: i as u32 })
                     .collect();
-                let core = ToolCatalog::build_validated_with(entries, None, RESERVED_NAMES, KeyConflicts::Reject).expect_err(joined);
+                let core = ToolCatalog::build(entries.into(), &reject).expect_err(joined);
                 assert_eq!(core.to_string(), error.reason);
             }
         }
-        assert!(check_joined(&utf8("a\0b\0x\0b\0z\0y"), 2, false, KeyConflicts::Accept).is_ok());
-        assert!(check_joined(&utf8(""), 0, true, KeyConflicts::Reject).is_ok());
-        assert!(check_joined(&utf8("a\0\0x\0p"), 1, true, KeyConflicts::Reject).is_ok());
-        assert!(check_joined(&[b'a', 0, 0xff, 0, b'x'], 1, false, KeyConflicts::Reject).unwrap_err().reason.contains("not UTF-8"));
+        assert!(check(&utf8("a\0b\0x\0b\0z\0y"), 2, SearchMode::Compatible, KeyConflicts::Accept).is_ok());
+        assert!(check(&utf8(""), 0, SearchMode::Enhanced, KeyConflicts::Reject).is_ok());
+        assert!(check(&utf8("a\0\0x\0p"), 1, SearchMode::Enhanced, KeyConflicts::Reject).is_ok());
+        assert!(check(&[b'a', 0, 0xff, 0, b'x'], 1, SearchMode::Compatible, KeyConflicts::Reject).unwrap_err().reason.contains("not UTF-8"));
     }
 }

@@ -61,9 +61,10 @@ function joined(withParams) {
 }
 const plain = joined(false);
 const enhanced = joined(true);
-const catalog = new NativeToolCatalog(KEYS, IDS, DESCRIPTIONS);
+const TOOLS = { keys: KEYS, ids: IDS, descriptions: DESCRIPTIONS };
+const catalog = NativeToolCatalog.build({ tools: TOOLS }, {});
 // A hybrid catalog and a user's-vector override of it (search.embedder), 4 values per document.
-const hybridCatalog = NativeToolCatalog.fromArraysHybrid(KEYS, IDS, DESCRIPTIONS, PARAMS, model, false);
+const hybridCatalog = NativeToolCatalog.build({ tools: { ...TOOLS, params: PARAMS } }, { mode: 'hybrid', validate: true }, model);
 const overrideRows = new Float32Array(hybridCatalog.semanticTexts().length * 4).map((_, i) => ((i * 7) % 5) - 2);
 const override = hybridCatalog.semanticOverride(overrideRows, 4, 0.5, 0.15);
 const skillIndex = new NativeSkillIndex(['pdf', 'git'], ['Reads PDFs', 'Uses git'], ['Use pdftotext', 'Run git log'], [1, 0], ['ref text'], 3, false);
@@ -132,6 +133,31 @@ const intArrays = () => [
 ];
 const floatOut = () => [new Float64Array(0), new Float64Array(1), new Float64Array(3), new Float64Array(30), new Float32Array(9), new Int32Array(9)];
 const booleans = [true, false, 0, 1, 'yes', null, undefined];
+const modes = ['compatible', 'enhanced', 'hybrid', '', 'Hybrid', 'hybrid\0', 5, null, undefined];
+const optionalModels = () => [...models(), undefined, null];
+// Build arguments as objects: shapes the real calls never take.
+const sources = () => [
+  { joined: { bytes: plain.bytes, length: plain.length, count: 3 }, tools: TOOLS },
+  { joined: null, tools: null },
+  { joined: {} },
+  { joined: { bytes: plain.bytes, length: plain.length } },
+  { joined: { bytes: 'text', length: 4, count: 1 } },
+  { joined: plain.bytes },
+  { tools: {} },
+  { tools: { keys: KEYS, ids: IDS } },
+  { tools: { ...TOOLS, params: 'p' } },
+  { tools: [KEYS, IDS, DESCRIPTIONS] },
+  { tools: TOOLS, extra: 1 },
+  Object.create({ tools: TOOLS }),
+];
+const optionObjects = () => [
+  {},
+  { mode: 'hybrid' },
+  { mode: 'enhanced', validate: 'yes', acceptKeyConflicts: 1 },
+  { mode: {}, validate: true },
+  { validate: true, acceptKeyConflicts: true },
+  new Proxy({}, { get: () => { throw new Error('trap'); } }),
+];
 const f32Arrays = () => [new Float32Array(0), Float32Array.of(1, 0, 0, 0), Float32Array.of(NaN, 0, 0, 0), Float32Array.of(Infinity, 1, 1, 1), new Float32Array(4), new Float32Array(1 << 16), new Float64Array(4), overrideRows, Float32Array.of(1, 2, 3)];
 const overrides = () => [override, skillOverride, {}, catalog, model, null];
 const models = () => [model, {}, catalog, skillIndex, new NativeLoadedNameStore()];
@@ -163,6 +189,10 @@ const KINDS = {
   override: overrides,
   bool: () => booleans,
   model: models,
+  optModel: optionalModels,
+  mode: () => modes,
+  source: sources,
+  options: optionObjects,
   catalog: catalogs,
   modelBytes: modelContents,
   records: recordLists,
@@ -240,16 +270,26 @@ function decidePromptArgs() {
 const construct = (Class) => (...args) => new Class(...args);
 const statik = (Class, name) => (...args) => Class[name](...args);
 const method = (receiver, name) => (...args) => receiver()[name](...args);
+// The build entry points take objects: their fields are fuzzed one by one like arguments.
+const buildJoined = (name) => (bytes, length, count, mode, validate, acceptKeyConflicts, withModel) =>
+  NativeToolCatalog[name]({ joined: { bytes, length, count } }, { mode, validate, acceptKeyConflicts }, withModel);
+const buildTools = (name) => (keys, ids, descriptions, params, mode, validate, acceptKeyConflicts, withModel) =>
+  NativeToolCatalog[name]({ tools: { keys, ids, descriptions, params } }, { mode, validate, acceptKeyConflicts }, withModel);
+const overlayTools = (name) => (base, keys, ids, descriptions, firstHandle, params) => NativeToolCatalog[name](base, { keys, ids, descriptions, params }, firstHandle);
 
 const ENTRIES = {
-  'NativeToolCatalog()': { call: construct(NativeToolCatalog), params: ['strs', 'ids', 'strs', 'bool', 'strs', 'bool'], baseline: [KEYS, IDS, DESCRIPTIONS, true, PARAMS, false] },
-  'NativeToolCatalog.fromJoined': { call: statik(NativeToolCatalog, 'fromJoined'), params: ['bytes', 'num', 'num', 'bool', 'bool', 'bool'], baseline: [plain.bytes, plain.length, 3, true, false, false] },
-  'NativeToolCatalog.fromJoinedAsync': { call: statik(NativeToolCatalog, 'fromJoinedAsync'), params: ['bytes', 'num', 'num', 'bool', 'bool'], baseline: [plain.bytes, plain.length, 3, false, false] },
-  'NativeToolCatalog.fromJoinedHybrid': { call: statik(NativeToolCatalog, 'fromJoinedHybrid'), params: ['bytes', 'num', 'num', 'model', 'bool'], baseline: [enhanced.bytes, enhanced.length, 3, model, false] },
-  'NativeToolCatalog.fromJoinedHybridAsync': { call: statik(NativeToolCatalog, 'fromJoinedHybridAsync'), params: ['bytes', 'num', 'num', 'model', 'bool'], baseline: [enhanced.bytes, enhanced.length, 3, model, false] },
-  'NativeToolCatalog.fromArraysHybrid': { call: statik(NativeToolCatalog, 'fromArraysHybrid'), params: ['strs', 'ids', 'strs', 'strs', 'model', 'bool'], baseline: [KEYS, IDS, DESCRIPTIONS, PARAMS, model, false] },
-  'NativeToolCatalog.overlay': { call: statik(NativeToolCatalog, 'overlay'), params: ['catalog', 'strs', 'ids', 'strs', 'num', 'strs'], baseline: [catalog, ['extra'], [null], ['An extra tool'], 3, undefined] },
-  'NativeToolCatalog.overlayAsync': { call: statik(NativeToolCatalog, 'overlayAsync'), params: ['catalog', 'strs', 'ids', 'strs', 'num', 'strs'], baseline: [catalog, ['extra'], [null], ['An extra tool'], 3, undefined] },
+  'NativeToolCatalog.build(joined)': { call: buildJoined('build'), params: ['bytes', 'num', 'num', 'mode', 'bool', 'bool', 'optModel'], baseline: [plain.bytes, plain.length, 3, 'compatible', true, false, undefined] },
+  'NativeToolCatalog.build(joined, hybrid)': { call: buildJoined('build'), params: ['bytes', 'num', 'num', 'mode', 'bool', 'bool', 'optModel'], baseline: [enhanced.bytes, enhanced.length, 3, 'hybrid', true, false, model] },
+  'NativeToolCatalog.build(tools)': { call: buildTools('build'), params: ['strs', 'ids', 'strs', 'strs', 'mode', 'bool', 'bool', 'optModel'], baseline: [KEYS, IDS, DESCRIPTIONS, PARAMS, 'enhanced', true, false, undefined] },
+  'NativeToolCatalog.build(tools, hybrid)': { call: buildTools('build'), params: ['strs', 'ids', 'strs', 'strs', 'mode', 'bool', 'bool', 'optModel'], baseline: [KEYS, IDS, DESCRIPTIONS, PARAMS, 'hybrid', false, false, model] },
+  'NativeToolCatalog.build(objects)': { call: statik(NativeToolCatalog, 'build'), params: ['source', 'options', 'optModel'], baseline: [{ tools: TOOLS }, {}, undefined] },
+  'NativeToolCatalog.buildAsync(joined)': { call: buildJoined('buildAsync'), params: ['bytes', 'num', 'num', 'mode', 'bool', 'bool', 'optModel'], baseline: [plain.bytes, plain.length, 3, 'compatible', true, false, undefined] },
+  'NativeToolCatalog.buildAsync(joined, hybrid)': { call: buildJoined('buildAsync'), params: ['bytes', 'num', 'num', 'mode', 'bool', 'bool', 'optModel'], baseline: [enhanced.bytes, enhanced.length, 3, 'hybrid', true, false, model] },
+  'NativeToolCatalog.buildAsync(tools)': { call: buildTools('buildAsync'), params: ['strs', 'ids', 'strs', 'strs', 'mode', 'bool', 'bool', 'optModel'], baseline: [KEYS, IDS, DESCRIPTIONS, PARAMS, 'hybrid', true, false, model] },
+  'NativeToolCatalog.buildAsync(objects)': { call: statik(NativeToolCatalog, 'buildAsync'), params: ['source', 'options', 'optModel'], baseline: [{ tools: TOOLS }, {}, undefined] },
+  'NativeToolCatalog.overlay': { call: overlayTools('overlay'), params: ['catalog', 'strs', 'ids', 'strs', 'num', 'strs'], baseline: [catalog, ['extra'], [null], ['An extra tool'], 3, undefined] },
+  'NativeToolCatalog.overlayAsync': { call: overlayTools('overlayAsync'), params: ['catalog', 'strs', 'ids', 'strs', 'num', 'strs'], baseline: [catalog, ['extra'], [null], ['An extra tool'], 3, undefined] },
+  'NativeToolCatalog.overlay(objects)': { call: statik(NativeToolCatalog, 'overlay'), params: ['catalog', 'source', 'num'], baseline: [catalog, TOOLS, 3] },
   'NativeToolCatalog#search': { call: method(() => catalog, 'search'), params: ['str', 'num', 'num', 'bool'], baseline: ['weather', 5, 0, false] },
   'NativeToolCatalog#searchInto': { call: method(() => catalog, 'searchInto'), params: ['str', 'num', 'num', 'f64'], baseline: ['weather', 5, 0, new Float64Array(15)] },
   'NativeToolCatalog#searchWithEvidence': { call: method(() => hybridCatalog, 'searchWithEvidence'), params: ['str', 'num', 'num', 'bool'], baseline: ['weather', 5, 0, false] },
@@ -336,9 +376,10 @@ KINDS.member = () => ['search', 'searchInto', 'resolve', 'listing', 'size', 'tok
 
 /** Cases that once aborted the process (`memory allocation of … failed`): each must throw. */
 const MUST_THROW = {
-  'NativeToolCatalog.fromJoined': [1e9, -1, 4294967295].map((count) => [plain.bytes, plain.length, count, true, false, false]),
-  'NativeToolCatalog.fromJoinedAsync': [1e9, -1, 4294967295].map((count) => [plain.bytes, plain.length, count, false, false]),
-  'NativeToolCatalog.fromJoinedHybrid': [1e9, 4294967295].map((count) => [enhanced.bytes, enhanced.length, count, model, false]),
+  'NativeToolCatalog.build(joined)': [1e9, -1, 4294967295].flatMap((count) => [true, false].map((validate) => [plain.bytes, plain.length, count, 'compatible', validate, false, undefined])),
+  'NativeToolCatalog.build(joined, hybrid)': [1e9, 4294967295].map((count) => [enhanced.bytes, enhanced.length, count, 'hybrid', true, false, model]),
+  'NativeToolCatalog.buildAsync(joined)': [1e9, -1, 4294967295].map((count) => [plain.bytes, plain.length, count, 'compatible', true, false, undefined]),
+  'NativeToolCatalog.buildAsync(joined, hybrid)': [1e9, 4294967295].map((count) => [enhanced.bytes, enhanced.length, count, 'hybrid', true, false, model]),
   'NativeSemanticModel.fromBytes': [['forged.bin', forged], ['truncated.bin', truncated], ['garbage.bin', garbage]],
 };
 

@@ -126,15 +126,14 @@ function buildStaticCatalog(jsPart, model) {
   const joined = encodeCatalog(part);
   if (model) return buildHybridCatalog(part, joined, model, acceptKeyConflicts);
   const { NativeToolCatalog } = native;
-  const count = part.keys.length;
+  const source = { joined: { bytes: joined.bytes, length: joined.length, count: part.keys.length } };
+  const options = { mode: enhanced ? 'enhanced' : 'compatible', validate: true, acceptKeyConflicts };
   try {
-    if (joined.units >= OFF_THREAD_BUILD_MIN_CHARS[enhanced ? 'enhanced' : 'compatible']) {
-      return NativeToolCatalog.fromJoinedAsync(joined.bytes, joined.length, count, enhanced, acceptKeyConflicts);
-    }
-    return NativeToolCatalog.fromJoined(joined.bytes, joined.length, count, true, enhanced, acceptKeyConflicts);
+    if (joined.units >= OFF_THREAD_BUILD_MIN_CHARS[options.mode]) return NativeToolCatalog.buildAsync(source, options);
+    return NativeToolCatalog.build(source, options);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(decodeText(error.message));
-    return withDecodedErrors(() => new NativeToolCatalog(part.keys, part.ids, part.descriptions, true, part.params, acceptKeyConflicts));
+    return withDecodedErrors(() => NativeToolCatalog.build({ tools: nativeTools(part) }, options));
   }
 }
 
@@ -151,6 +150,11 @@ function nativeStrings(part) {
   return { ...part, keys, ids, descriptions, params };
 }
 
+/** A catalog part's strings as the binding's `NativeTools` (just the arrays it reads). */
+function nativeTools(part) {
+  return { keys: part.keys, ids: part.ids, descriptions: part.descriptions, params: part.params };
+}
+
 /** Runs a native build; its error messages name tools as the user wrote them. */
 function withDecodedErrors(build) {
   try {
@@ -163,15 +167,14 @@ function withDecodedErrors(build) {
 /** `search.mode: 'hybrid'`: enhanced plus each tool embedded with the model (the costly part). */
 function buildHybridCatalog(part, joined, model, acceptKeyConflicts) {
   const { NativeToolCatalog } = native;
-  const count = part.keys.length;
+  const source = { joined: { bytes: joined.bytes, length: joined.length, count: part.keys.length } };
+  const options = { mode: 'hybrid', validate: true, acceptKeyConflicts };
   try {
-    if (joined.units >= OFF_THREAD_BUILD_MIN_CHARS.hybrid) {
-      return NativeToolCatalog.fromJoinedHybridAsync(joined.bytes, joined.length, count, model, acceptKeyConflicts);
-    }
-    return NativeToolCatalog.fromJoinedHybrid(joined.bytes, joined.length, count, model, acceptKeyConflicts);
+    if (joined.units >= OFF_THREAD_BUILD_MIN_CHARS.hybrid) return NativeToolCatalog.buildAsync(source, options, model);
+    return NativeToolCatalog.build(source, options, model);
   } catch (error) {
     if (!/joined catalog/.test(error.message)) throw new Error(decodeText(error.message));
-    return withDecodedErrors(() => NativeToolCatalog.fromArraysHybrid(part.keys, part.ids, part.descriptions, part.params, model, acceptKeyConflicts));
+    return withDecodedErrors(() => NativeToolCatalog.build({ tools: nativeTools(part) }, options, model));
   }
 }
 
@@ -282,6 +285,7 @@ module.exports = {
   buildStaticCatalog,
   hybridModelFor,
   nativeStrings,
+  nativeTools,
   overlayOffThread,
   readResolvedTools,
   readStaticTools,

@@ -16,7 +16,7 @@ const { decodeText, decodeTexts, encodeText, encodeTexts } = require('../lossles
 const { host } = require('../host.js');
 const messages = require('./messages.js');
 const { normalizeOptions } = require('./options.js');
-const { Catalog, buildStaticCatalog, hybridModelFor, nativeStrings } = require('./catalog.js');
+const { Catalog, buildStaticCatalog, hybridModelFor, nativeStrings, nativeTools } = require('./catalog.js');
 const { overlayOffThread, readResolvedTools, readStaticTools, unfilteredResults } = require('./catalog.js');
 const { ContextNames, InMemoryNames, SharedNames } = require('./state.js');
 
@@ -121,7 +121,7 @@ class ToolSearchProcessor {
       )
     ) {
       const crossing = nativeStrings(resolved);
-      const overlayArgs = [base.native, crossing.keys, crossing.ids, crossing.descriptions, base.static.tools.length, crossing.params];
+      const overlayArgs = [base.native, nativeTools(crossing), base.static.tools.length];
       // Strings only: the cache must not keep one request's tool instances alive.
       const { keys, ids, descriptions, params } = resolved;
       cache = { keys, ids, descriptions, params, native: undefined, ready: undefined, memo: {} };

@@ -2,7 +2,7 @@
 //! `cargo run -p mastra-native-core --release --example catalog_build -- 10000`
 use std::time::Instant;
 
-use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildOptions, CatalogSource, SearchMode, SearchParams, ToolCatalog, ToolEntry};
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
@@ -28,7 +28,7 @@ fn main() {
     }
     println!("tokenize only: {:?} ({total} tokens)", t.elapsed());
     let t = Instant::now();
-    let catalog = ToolCatalog::build(entries);
+    let catalog = ToolCatalog::build(CatalogSource::from(entries), &BuildOptions::new(SearchMode::Compatible)).expect("unvalidated");
     println!("build {n}: {:?}", t.elapsed());
     let t = Instant::now();
     let mut hits = 0;

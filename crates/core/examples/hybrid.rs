@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildOptions, CatalogSource, SearchMode, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::semantic::{self, DocVectors, Fusion, SemanticDocs, StaticModel};
 
 #[path = "support/metatool.rs"]
@@ -102,6 +102,11 @@ fn in_group(g: &str, split: &str, lang: &str, kind: &str) -> bool {
     s == split && (lang == "all" || l == lang || (lang == "CJK" && l != "en")) && (kind == "any" || k == kind)
 }
 
+/// `tools` (with `params`) built in `mode`, unvalidated.
+fn catalog_of(tools: Vec<ToolEntry>, params: Vec<String>, mode: SearchMode) -> ToolCatalog {
+    ToolCatalog::build(CatalogSource::Entries { tools, params }, &BuildOptions::new(mode)).expect("an unvalidated build of entries cannot fail")
+}
+
 fn entries(tools: &[(String, String)]) -> Vec<ToolEntry> {
     tools
         .iter()
@@ -145,7 +150,7 @@ struct Inputs {
 }
 
 fn fusion_inputs(set: &Set, model: &Arc<StaticModel>, fusion: &Fusion) -> Vec<Inputs> {
-    let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
+    let enhanced = catalog_of(entries(&set.tools), vec![], SearchMode::Enhanced);
     let texts: Vec<String> = set.tools.iter().map(|(id, d)| semantic::tool_text(id, d)).collect();
     let docs = SemanticDocs::new(model.clone(), DocVectors::build_many(model, &texts), set.scripts.clone());
     let index: HashMap<&str, u32> = set.tools.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i as u32)).collect();
@@ -206,8 +211,8 @@ fn quality(model: Arc<StaticModel>, fusion: Fusion) {
     let ml = multilingual_set();
     let mut rows = Vec::new();
     for (name, set) in [("MetaTool", &mt), ("multilingual", &ml)] {
-        let enhanced = ToolCatalog::build_enhanced(entries(&set.tools), vec![]);
-        let mut hybrid = ToolCatalog::build_hybrid(entries(&set.tools), vec![], model.clone());
+        let enhanced = catalog_of(entries(&set.tools), vec![], SearchMode::Enhanced);
+        let mut hybrid = catalog_of(entries(&set.tools), vec![], SearchMode::Hybrid(model.clone()));
         hybrid.set_fusion(Fusion { lexical: 0.0, semantic_latin: 1.0, semantic_cjk: 1.0, semantic_depth: 10, unreadable: 0.0, ..fusion });
         let semantic = evaluate(set, &hybrid);
         hybrid.set_fusion(fusion);
@@ -274,8 +279,8 @@ fn sweep(model: Arc<StaticModel>) {
     };
     // scores: [MT even, en, zh-Hant, zh-Hans, ja, ko, CJK same, CJK cross, all, zh-Hant same]
     let base = scores(
-        &evaluate(&mt, &ToolCatalog::build_enhanced(entries(&mt.tools), vec![])),
-        &evaluate(&ml, &ToolCatalog::build_enhanced(entries(&ml.tools), vec![])),
+        &evaluate(&mt, &catalog_of(entries(&mt.tools), vec![], SearchMode::Enhanced)),
+        &evaluate(&ml, &catalog_of(entries(&ml.tools), vec![], SearchMode::Enhanced)),
     );
     let fmt = |v: &[f64]| v.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>().join(" ");
     println!("columns: MT-even en zh-Hant zh-Hans ja ko CJK-same CJK-cross ml-all zh-Hant-same (dev recall@5)");
@@ -341,9 +346,9 @@ fn speed(path: &str) {
             for _ in 0..3 {
                 let t = Instant::now();
                 let c = if hybrid {
-                    ToolCatalog::build_hybrid(entries(&tools), vec![String::new(); n], model.clone())
+                    catalog_of(entries(&tools), vec![String::new(); n], SearchMode::Hybrid(model.clone()))
                 } else {
-                    ToolCatalog::build_enhanced(entries(&tools), vec![String::new(); n])
+                    catalog_of(entries(&tools), vec![String::new(); n], SearchMode::Enhanced)
                 };
                 best = best.min(t.elapsed().as_secs_f64() * 1e3);
                 catalog = Some(c);
@@ -384,8 +389,8 @@ fn scale(model: Arc<StaticModel>) {
     let sample: Vec<_> = queries.iter().enumerate().filter(|(i, _)| i % 2 == 0).step_by(5).map(|(_, q)| q).collect();
     for n in [199usize, 2_000, 10_000] {
         let tools: Vec<(String, String)> = metatool::replicate(&base, n, 42).into_iter().map(|t| (t.id, t.description)).collect();
-        let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![]);
-        let mut hybrid = ToolCatalog::build_hybrid(entries(&tools), vec![], model.clone());
+        let enhanced = catalog_of(entries(&tools), vec![], SearchMode::Enhanced);
+        let mut hybrid = catalog_of(entries(&tools), vec![], SearchMode::Hybrid(model.clone()));
         let variants = [
             ("default", Fusion::default()),
             ("no lexical floor", Fusion { lexical_floor: 0.0, ..Fusion::default() }),
@@ -406,8 +411,8 @@ fn scale(model: Arc<StaticModel>) {
     for n in [2_000usize, 10_000] {
         let mut tools = ml.tools.clone();
         tools.extend(metatool::replicate(&base, n - tools.len(), 7).into_iter().map(|t| (t.id, t.description)));
-        let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![]);
-        let mut hybrid = ToolCatalog::build_hybrid(entries(&tools), vec![], model.clone());
+        let enhanced = catalog_of(entries(&tools), vec![], SearchMode::Enhanced);
+        let mut hybrid = catalog_of(entries(&tools), vec![], SearchMode::Hybrid(model.clone()));
         // all CJK, then per language
         let r5 = |c: &ToolCatalog| {
             ["CJK", "zh-Hant", "zh-Hans", "ja", "ko"]

@@ -8,10 +8,15 @@
 //!     cargo run -p mastra-native-core --release --example pruning_diff -- --print 5000   # the catalog
 use std::time::{Duration, Instant};
 
-use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildOptions, CatalogSource, SearchMode, SearchParams, ToolCatalog, ToolEntry};
 
 #[path = "support/metatool.rs"]
 mod metatool;
+
+/// `tools` (with `params`) built in `mode`, unvalidated.
+fn catalog_of(tools: Vec<ToolEntry>, params: Vec<String>, mode: SearchMode) -> ToolCatalog {
+    ToolCatalog::build(CatalogSource::Entries { tools, params }, &BuildOptions::new(mode)).expect("an unvalidated build of entries cannot fail")
+}
 
 fn entries(tools: &[metatool::Tool]) -> Vec<ToolEntry> {
     tools
@@ -41,9 +46,9 @@ fn main() {
         for enhanced in [false, true] {
             let t = Instant::now();
             let catalog = if enhanced {
-                ToolCatalog::build_enhanced(entries(&tools), vec![String::new(); tools.len()])
+                catalog_of(entries(&tools), vec![String::new(); tools.len()], SearchMode::Enhanced)
             } else {
-                ToolCatalog::build(entries(&tools))
+                catalog_of(entries(&tools), Vec::new(), SearchMode::Compatible)
             };
             let build = t.elapsed();
             for top_k in [5usize, 1, 20] {

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use mastra_native_core::catalog::{SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildOptions, CatalogSource, SearchMode, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::enhanced::{EnhancedIndex, Field, FieldDoc, Tuning};
 
 // ---- data (the same loader as the pruning example and tests) ----
@@ -28,18 +28,17 @@ fn load() -> (Vec<Tool>, Vec<Query>) {
 }
 
 fn compat_catalog(tools: &[Tool]) -> ToolCatalog {
-    ToolCatalog::build(
-        tools
-            .iter()
-            .enumerate()
-            .map(|(i, t)| ToolEntry {
-                key: t.id.clone(),
-                id: Some(t.id.clone()),
-                description: t.description.clone(),
-                handle: i as u32,
-            })
-            .collect(),
-    )
+    let tools = tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ToolEntry { key: t.id.clone(), id: Some(t.id.clone()), description: t.description.clone(), handle: i as u32 })
+        .collect();
+    catalog_of(tools, Vec::new(), SearchMode::Compatible)
+}
+
+/// `tools` (with `params`) built in `mode`, unvalidated.
+fn catalog_of(tools: Vec<ToolEntry>, params: Vec<String>, mode: SearchMode) -> ToolCatalog {
+    ToolCatalog::build(CatalogSource::Entries { tools, params }, &BuildOptions::new(mode)).expect("an unvalidated build of entries cannot fail")
 }
 
 /// `TUNE="k1=1.0 name=3 nameb=0.3 ..."` overrides the default tuning (for exploring on

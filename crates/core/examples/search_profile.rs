@@ -9,10 +9,15 @@
 //! tool k words of its own (a vocabulary of k·n more terms, as real catalogs have).
 use std::time::Instant;
 
-use mastra_native_core::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildOptions, CatalogSource, KeyConflicts, SearchMode, SearchParams, ToolCatalog, ToolEntry};
 
 #[path = "support/metatool.rs"]
 mod metatool;
+
+/// `tools` (with `params`) built in `mode`, unvalidated.
+fn catalog_of(tools: Vec<ToolEntry>, params: Vec<String>, mode: SearchMode) -> ToolCatalog {
+    ToolCatalog::build(CatalogSource::Entries { tools, params }, &BuildOptions::new(mode)).expect("an unvalidated build of entries cannot fail")
+}
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
@@ -39,10 +44,11 @@ fn main() {
         let mut times = Vec::new();
         for _ in 0..rounds {
             let t = Instant::now();
-            let checked = ToolCatalog::check_joined(&joined, n, false, &["search_tools", "load_tool"], KeyConflicts::Reject).expect("valid");
+            let options = BuildOptions::new(SearchMode::Compatible).validated(&["search_tools", "load_tool"], KeyConflicts::Reject);
+            let checked = CatalogSource::Joined { text: &joined, count: n }.check(&options).expect("valid");
             let checked_ms = t.elapsed().as_secs_f64() * 1e3;
             let t = Instant::now();
-            let built = ToolCatalog::build_checked(checked, None);
+            let built = ToolCatalog::build(checked.into(), &options).expect("checked");
             times.push((checked_ms, t.elapsed().as_secs_f64() * 1e3));
             drop(built);
         }
@@ -55,7 +61,7 @@ fn main() {
     for _ in 0..builds {
         let copy = entries.clone();
         let t = Instant::now();
-        let built = ToolCatalog::build(copy);
+        let built = catalog_of(copy, Vec::new(), SearchMode::Compatible);
         build_times.push(t.elapsed().as_secs_f64() * 1e3);
         drop(std::hint::black_box(built));
     }
@@ -64,7 +70,7 @@ fn main() {
         println!("{builds} builds: median {:.2} ms, min {:.2} ms", build_times[builds / 2], build_times[0]);
     }
     let t = Instant::now();
-    let catalog = if enhanced { ToolCatalog::build_enhanced(entries, vec![String::new(); tools.len()]) } else { ToolCatalog::build(entries) };
+    let catalog = if enhanced { catalog_of(entries, vec![String::new(); tools.len()], SearchMode::Enhanced) } else { catalog_of(entries, Vec::new(), SearchMode::Compatible) };
     println!("build {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
     if std::env::var("MEMORY").is_ok() {
         let mut total = 0;

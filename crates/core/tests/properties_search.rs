@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use mastra_native_core::bm25::{top_by_score, Bm25Index, Scored, TermCounts, Vocab};
-use mastra_native_core::catalog::{CatalogError, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{self, BuildError, BuildOptions, CatalogError, CatalogSource, KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
 use mastra_native_core::jsmath::js_log;
 use mastra_native_core::skill_search::{SearchMode, SkillIndex, SkillInput};
 use mastra_native_core::tokenizer::compat_tokens;
@@ -86,6 +86,11 @@ fn tools(max: usize) -> impl Strategy<Value = Vec<Tool>> {
         out.sort_by_key(|t| index_key(&t.key).unwrap_or(u64::MAX));
         out
     })
+}
+
+/// `tools` (with `params`) built in `mode`, unvalidated.
+fn catalog_of(tools: Vec<ToolEntry>, params: Vec<String>, mode: catalog::SearchMode) -> ToolCatalog {
+    ToolCatalog::build(CatalogSource::Entries { tools, params }, &BuildOptions::new(mode)).expect("an unvalidated build of entries cannot fail")
 }
 
 fn entries(tools: &[Tool]) -> Vec<ToolEntry> {
@@ -194,13 +199,13 @@ proptest! {
 
     #[test]
     fn compatible_search_equals_the_reference_model(tools in tools(12), query in text(5), p in params()) {
-        let catalog = ToolCatalog::build(entries(&tools));
+        let catalog = catalog_of(entries(&tools), Vec::new(), catalog::SearchMode::Compatible);
         let hits = hits_of(&catalog, &query, p);
         // Exact equality: same handles, same tie order, bit-identical scores.
         prop_assert_eq!(&hits, &model_search(&tools, &query, p));
         assert_ranking(&hits, p)?;
         // Building twice ranks identically; searching twice too.
-        prop_assert_eq!(hits_of(&ToolCatalog::build(entries(&tools)), &query, p), hits.clone());
+        prop_assert_eq!(hits_of(&catalog_of(entries(&tools), Vec::new(), catalog::SearchMode::Compatible), &query, p), hits.clone());
         prop_assert_eq!(hits_of(&catalog, &query, p), hits);
     }
 
@@ -220,19 +225,19 @@ proptest! {
             .collect();
         let query = query.join(" ");
         let p = SearchParams { top_k, min_score: 0.0, inspect_all };
-        let catalog = ToolCatalog::build(entries(&tools));
+        let catalog = catalog_of(entries(&tools), Vec::new(), catalog::SearchMode::Compatible);
         prop_assert_eq!(hits_of(&catalog, &query, p), model_search(&tools, &query, p));
     }
 
     #[test]
     fn overlays_rank_like_a_fresh_build(base in tools(8), resolved in tools(5), query in text(4), p in params()) {
-        let base_catalog = ToolCatalog::build(entries(&base));
+        let base_catalog = catalog_of(entries(&base), Vec::new(), catalog::SearchMode::Compatible);
         let first = base.len() as u32;
         let resolved_entries: Vec<ToolEntry> = entries(&resolved)
             .into_iter()
             .map(|e| ToolEntry { handle: e.handle + first, ..e })
             .collect();
-        let overlay = ToolCatalog::overlay(&base_catalog, resolved_entries.clone(), None);
+        let overlay = ToolCatalog::overlay(&base_catalog, resolved_entries.clone(), Vec::new());
         // `{ ...base, ...resolved }`: a resolved key replaces the base entry in place.
         let mut merged: Vec<ToolEntry> = entries(&base);
         for e in resolved_entries {
@@ -244,11 +249,11 @@ proptest! {
         let is_index = |k: &str| !k.is_empty() && k.len() <= 10 && k.bytes().all(|b| b.is_ascii_digit())
             && (k.len() == 1 || !k.starts_with('0')) && k.parse::<u64>().is_ok_and(|n| n < u64::from(u32::MAX));
         merged.sort_by_key(|e| if is_index(&e.key) { e.key.parse::<u64>().unwrap() } else { u64::MAX });
-        let fresh = ToolCatalog::build(merged);
+        let fresh = catalog_of(merged, Vec::new(), catalog::SearchMode::Compatible);
         prop_assert_eq!(overlay.len(), fresh.len());
         prop_assert_eq!(hits_of(&overlay, &query, p), hits_of(&fresh, &query, p));
         // An empty overlay is the base.
-        let same = ToolCatalog::overlay(&base_catalog, Vec::new(), None);
+        let same = ToolCatalog::overlay(&base_catalog, Vec::new(), Vec::new());
         prop_assert_eq!(hits_of(&same, &query, p), hits_of(&base_catalog, &query, p));
     }
 
@@ -258,28 +263,32 @@ proptest! {
         let name = |t: &Tool| t.id.clone().unwrap_or_else(|| t.key.clone());
         for enhanced in [false, true] {
             let params_text = enhanced.then(|| tools.iter().map(|t| t.description.clone()).collect::<Vec<_>>());
-            match ToolCatalog::build_validated(entries(&tools), params_text.clone(), &reserved) {
+            let mode = if enhanced { catalog::SearchMode::Enhanced } else { catalog::SearchMode::Compatible };
+            let options = BuildOptions::new(mode).validated(&reserved, KeyConflicts::Reject);
+            let source = CatalogSource::Entries { tools: entries(&tools), params: params_text.clone().unwrap_or_default() };
+            match ToolCatalog::build(source, &options) {
                 Ok(catalog) => {
                     let names: Vec<String> = tools.iter().map(name).collect();
                     let unique: std::collections::HashSet<&String> = names.iter().collect();
                     prop_assert_eq!(unique.len(), names.len(), "duplicates accepted");
                     prop_assert!(!tools.iter().any(|t| reserved.contains(&t.key.as_str()) || reserved.contains(&name(t).as_str())));
                     let plain = match params_text {
-                        Some(pt) => ToolCatalog::build_enhanced(entries(&tools), pt),
-                        None => ToolCatalog::build(entries(&tools)),
+                        Some(pt) => catalog_of(entries(&tools), pt, catalog::SearchMode::Enhanced),
+                        None => catalog_of(entries(&tools), Vec::new(), catalog::SearchMode::Compatible),
                     };
                     prop_assert_eq!(hits_of(&catalog, &query, p), hits_of(&plain, &query, p));
                 }
-                Err(CatalogError::ReservedName { key, name: n }) => {
+                Err(BuildError::Catalog(CatalogError::ReservedName { key, name: n })) => {
                     prop_assert!(reserved.contains(&key.as_str()) || reserved.contains(&n.as_str()));
                 }
-                Err(CatalogError::DuplicateName { name: n }) => {
+                Err(BuildError::Catalog(CatalogError::DuplicateName { name: n })) => {
                     prop_assert!(tools.iter().filter(|t| name(t) == n).count() >= 2);
                 }
-                Err(CatalogError::KeyConflict { key, owner }) => {
+                Err(BuildError::Catalog(CatalogError::KeyConflict { key, owner })) => {
                     prop_assert!(tools.iter().any(|t| t.key == owner && name(t) == key && t.key != key));
                     prop_assert!(tools.iter().any(|t| t.key == key));
                 }
+                Err(BuildError::Joined(e)) => prop_assert!(false, "entries are not joined: {e}"),
             }
         }
     }
@@ -287,7 +296,7 @@ proptest! {
     #[test]
     fn enhanced_search_keeps_its_invariants(tools in tools(10), query in text(5), p in params()) {
         let params_text: Vec<String> = tools.iter().map(|t| format!("q: {}", t.description)).collect();
-        let catalog = ToolCatalog::build_enhanced(entries(&tools), params_text.clone());
+        let catalog = catalog_of(entries(&tools), params_text.clone(), catalog::SearchMode::Enhanced);
         let hits = hits_of(&catalog, &query, p);
         for h in &hits {
             prop_assert!(h.2.is_finite(), "score {}", h.2);
@@ -307,13 +316,13 @@ proptest! {
             prop_assert_eq!(&hits[..], &all[..hits.len()]);
             prop_assert!(hits.len() == p.top_k.min(all.len()));
         }
-        prop_assert_eq!(hits_of(&ToolCatalog::build_enhanced(entries(&tools), params_text), &query, p), hits);
+        prop_assert_eq!(hits_of(&catalog_of(entries(&tools), params_text, catalog::SearchMode::Enhanced), &query, p), hits);
         let _ = catalog.suggestion_keys(&query);
     }
 
     #[test]
     fn catalog_lookups_never_panic(tools in tools(10), probe in name()) {
-        let catalog = ToolCatalog::build(entries(&tools));
+        let catalog = catalog_of(entries(&tools), Vec::new(), catalog::SearchMode::Compatible);
         let by_key = catalog.by_key(&probe);
         prop_assert_eq!(by_key, tools.iter().position(|t| t.key == probe).map(|i| i as u32));
         let by_id = catalog.by_id(&probe);
@@ -422,7 +431,7 @@ fn large_catalogs_build_on_two_threads_and_rank_like_the_model() {
             description: format!("{} {} {}", WORDS[(i * 7) % WORDS.len()], WORDS[(i * 3) % WORDS.len()], WORDS[i % 5]),
         })
         .collect();
-    let catalog = ToolCatalog::build(entries(&tools));
+    let catalog = catalog_of(entries(&tools), Vec::new(), catalog::SearchMode::Compatible);
     for query in ["weather email", "data data", "github issue create"] {
         for p in [SearchParams { top_k: 5, min_score: 0.0, inspect_all: false }, SearchParams { top_k: 5, min_score: 1.0, inspect_all: true }] {
             assert_eq!(hits_of(&catalog, query, p), model_search(&tools, query, p), "{query}");
@@ -434,12 +443,12 @@ fn large_catalogs_build_on_two_threads_and_rank_like_the_model() {
 fn huge_and_empty_documents_build_and_search() {
     // Empty catalogs and empty texts.
     for enhanced in [false, true] {
-        let empty = if enhanced { ToolCatalog::build_enhanced(vec![], vec![]) } else { ToolCatalog::build(vec![]) };
+        let empty = if enhanced { catalog_of(vec![], vec![], catalog::SearchMode::Enhanced) } else { catalog_of(vec![], Vec::new(), catalog::SearchMode::Compatible) };
         assert!(empty.search("anything", SearchParams { top_k: 5, min_score: 0.0, inspect_all: true }).is_empty());
     }
     let blank = vec![Tool { key: String::new(), id: None, description: String::new() }];
     let p = SearchParams { top_k: 5, min_score: 0.0, inspect_all: false };
-    assert_eq!(hits_of(&ToolCatalog::build(entries(&blank)), "", p), model_search(&blank, "", p));
+    assert_eq!(hits_of(&catalog_of(entries(&blank), Vec::new(), catalog::SearchMode::Compatible), "", p), model_search(&blank, "", p));
     // A 150 KB description (one tool) next to ordinary ones, in both ranking modes.
     let huge = "weather forecast data 天气预报 ΟΔΟΣ ".repeat(4_000);
     let tools = vec![
@@ -447,8 +456,8 @@ fn huge_and_empty_documents_build_and_search() {
         Tool { key: "weather".into(), id: Some("weather".into()), description: "Get the weather".into() },
     ];
     for query in ["weather", "data forecast", "天气预报"] {
-        assert_eq!(hits_of(&ToolCatalog::build(entries(&tools)), query, p), model_search(&tools, query, p), "{query}");
-        let enhanced = ToolCatalog::build_enhanced(entries(&tools), vec![huge.clone(), String::new()]);
+        assert_eq!(hits_of(&catalog_of(entries(&tools), Vec::new(), catalog::SearchMode::Compatible), query, p), model_search(&tools, query, p), "{query}");
+        let enhanced = catalog_of(entries(&tools), vec![huge.clone(), String::new()], catalog::SearchMode::Enhanced);
         assert!(hits_of(&enhanced, query, p).iter().all(|h| h.2.is_finite()));
     }
     // A 450 KB SKILL.md in every skill-search mode.

@@ -1,10 +1,15 @@
 //! Pruned search equals exhaustive search on realistic catalogs (MetaTool, replicated with
 //! varied text): same tools, same order, same score bits. A lighter version
 //! of `examples/pruning_diff.rs` (every query, larger catalogs, release build).
-use mastra_native_core::catalog::{Hit, SearchParams, ToolCatalog, ToolEntry};
+use mastra_native_core::catalog::{BuildOptions, CatalogSource, Hit, SearchMode, SearchParams, ToolCatalog, ToolEntry};
 
 #[path = "../examples/support/metatool.rs"]
 mod metatool;
+
+/// `tools` (with `params`) built in `mode`, unvalidated.
+fn catalog_of(tools: Vec<ToolEntry>, params: Vec<String>, mode: SearchMode) -> ToolCatalog {
+    ToolCatalog::build(CatalogSource::Entries { tools, params }, &BuildOptions::new(mode)).expect("an unvalidated build of entries cannot fail")
+}
 
 fn entries(tools: &[metatool::Tool]) -> Vec<ToolEntry> {
     tools
@@ -38,7 +43,7 @@ fn compatible_pruning_is_exact_on_replicated_metatool_catalogs() {
     let mut n = 0;
     for (size, stride) in [(199, 13), (3_000, 29)] {
         let tools = metatool::replicate(&base, size, 42);
-        n += check(&ToolCatalog::build(entries(&tools)), &queries, stride);
+        n += check(&catalog_of(entries(&tools), Vec::new(), SearchMode::Compatible), &queries, stride);
     }
     assert!(n > 10_000, "{n}");
 }

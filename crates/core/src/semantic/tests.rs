@@ -405,8 +405,8 @@ fn tool_text_splits_identifiers() {
 
 mod catalog {
     use super::tiny_model;
-    use crate::catalog::tests::entry;
-    use crate::catalog::{KeyConflicts, SearchParams, ToolCatalog, ToolEntry};
+    use crate::catalog::tests::{built, compatible, entry};
+    use crate::catalog::{BuildOptions, KeyConflicts, SearchMode, SearchParams, ToolCatalog, ToolEntry};
     use crate::semantic::EmbedderFusion;
 
     const TOOLS: [(&str, &str); 4] = [
@@ -430,8 +430,8 @@ mod catalog {
 
     #[test]
     fn hybrid_finds_paraphrases_enhanced_misses() {
-        let hybrid = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
-        let enhanced = ToolCatalog::build_enhanced(entries(), vec![]);
+        let hybrid = built(entries(), vec![], SearchMode::Hybrid(tiny_model()));
+        let enhanced = built(entries(), vec![], SearchMode::Enhanced);
         assert!(hybrid.is_hybrid() && hybrid.is_enhanced() && !enhanced.is_hybrid());
         // no shared word: only the vectors connect "rain" with the weather tool
         assert!(enhanced.search("will it rain", params(5)).is_empty());
@@ -446,7 +446,7 @@ mod catalog {
 
     #[test]
     fn hybrid_scores_are_sorted_bounded_and_respect_top_k_and_min_score() {
-        let c = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let c = built(entries(), vec![], SearchMode::Hybrid(tiny_model()));
         let all = c.search("send email message about the forecast", params(10));
         assert!(all.len() >= 2);
         assert!(all.windows(2).all(|w| w[0].score >= w[1].score));
@@ -466,8 +466,8 @@ mod catalog {
 
     #[test]
     fn evidence_is_the_hits_lexical_score_and_plain_cosine() {
-        let c = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
-        let enhanced = ToolCatalog::build_enhanced(entries(), vec![]);
+        let c = built(entries(), vec![], SearchMode::Hybrid(tiny_model()));
+        let enhanced = built(entries(), vec![], SearchMode::Enhanced);
         for query in ["send email message about the forecast", "will it rain", "schedule", "🙂"] {
             let plain = c.search(query, params(5));
             let explained = c.search_with_evidence(query, params(5), None);
@@ -493,7 +493,7 @@ mod catalog {
     #[test]
     fn a_users_vectors_rank_the_semantic_side() {
         use crate::catalog::Override;
-        let c = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let c = built(entries(), vec![], SearchMode::Hybrid(tiny_model()));
         let texts = c.semantic_texts();
         assert_eq!(texts.len(), TOOLS.len());
         // Four 3-dimensional vectors: review_code alone on the first axis.
@@ -524,7 +524,7 @@ mod catalog {
         assert!(c.semantic_override(&[f32::INFINITY; 12], 3).is_none());
         assert!(c.semantic_override(&rows, 0).is_none());
         // Without the shipped model: an enhanced catalog fused with the user's vectors alone.
-        let enhanced = ToolCatalog::build_enhanced(entries(), vec![]);
+        let enhanced = built(entries(), vec![], SearchMode::Enhanced);
         assert_eq!(enhanced.semantic_texts(), texts);
         let alone = enhanced.semantic_override(&rows, 3).expect("rows fit");
         assert!(alone.model.is_none());
@@ -536,7 +536,7 @@ mod catalog {
         assert!(enhanced.search_with_evidence("zorblax", params(1), over_alone).iter().all(|(_, e)| e.is_none()));
         // (its documents rank given vectors only: a text query alone finds nothing semantic)
         assert!(alone.top("zorblax", 5, &crate::semantic::Fusion::default()).is_empty());
-        let compatible = ToolCatalog::build(entries());
+        let compatible = compatible(entries());
         assert!(compatible.semantic_override(&rows, 3).is_none());
         assert!(compatible.semantic_texts().is_empty());
     }
@@ -550,7 +550,7 @@ mod catalog {
             crate::catalog::tests::entry(0, "send_mail", Some("send_mail"), "Send an email message"),
             crate::catalog::tests::entry(1, "weather_zh", Some("weather_zh"), "查詢城市的天氣預報"),
         ];
-        let c = ToolCatalog::build_hybrid(tools, vec![], tiny_model());
+        let c = built(tools, vec![], SearchMode::Hybrid(tiny_model()));
         let rows: Vec<f32> = [[0.90, 0.44], [1.0, 0.0]].concat();
         let docs = c.semantic_override(&rows, 2).expect("rows fit");
         let query = [1.0_f32, 0.05];
@@ -565,24 +565,25 @@ mod catalog {
     fn hybrid_skips_id_less_tools_and_validates_like_enhanced() {
         let mut list = entries();
         list[0].id = None;
-        let c = ToolCatalog::build_hybrid(list, vec![], tiny_model());
+        let c = built(list, vec![], SearchMode::Hybrid(tiny_model()));
         assert!(!handles(&c.search("weather forecast rain", params(5))).contains(&0));
         let dup = vec![entry(0, "a", Some("same"), ""), entry(1, "b", Some("same"), "")];
-        assert!(ToolCatalog::build_validated_hybrid(dup, vec![], tiny_model(), &["load_tool"], KeyConflicts::Reject).is_err());
-        let ok = ToolCatalog::build_validated_hybrid(entries(), vec![], tiny_model(), &["load_tool"], KeyConflicts::Reject).unwrap();
+        let validated = BuildOptions::new(SearchMode::Hybrid(tiny_model())).validated(&["load_tool"], KeyConflicts::Reject);
+        assert!(ToolCatalog::build(dup.into(), &validated).is_err());
+        let ok = ToolCatalog::build(entries().into(), &validated).unwrap();
         assert!(ok.is_hybrid());
     }
 
     #[test]
     fn hybrid_overlay_stays_hybrid_and_equals_a_fresh_build() {
-        let base = ToolCatalog::build_hybrid(entries(), vec![], tiny_model());
+        let base = built(entries(), vec![], SearchMode::Hybrid(tiny_model()));
         let resolved = vec![entry(10, "send_email", Some("send_email"), "Send mail now"), entry(11, "mail_merge", Some("mail_merge"), "Merge mail")];
-        let o = ToolCatalog::overlay(&base, resolved.clone(), Some(vec![String::new(), String::new()]));
+        let o = ToolCatalog::overlay(&base, resolved.clone(), vec![String::new(), String::new()]);
         assert!(o.is_hybrid());
         let mut merged = entries();
         merged[1] = resolved[0].clone();
         merged.push(resolved[1].clone());
-        let fresh = ToolCatalog::build_hybrid(merged, vec![], base_model(&base));
+        let fresh = built(merged, vec![], SearchMode::Hybrid(base_model(&base)));
         for q in ["will it rain", "mail", "天气", "review code"] {
             assert_eq!(o.search(q, params(5)), fresh.search(q, params(5)), "{q}");
         }
@@ -594,7 +595,7 @@ mod catalog {
             entry(0, "weather_forecast", Some("weather_forecast"), "Get the forecast"),
             entry(1, "weather_tw", Some("weather_tw"), "取得天氣預報"),
         ];
-        let mut c = ToolCatalog::build_hybrid(list, vec![], tiny_model());
+        let mut c = built(list, vec![], SearchMode::Hybrid(tiny_model()));
         let score = |hits: &[crate::catalog::Hit], handle: u32| hits.iter().find(|h| h.handle == handle).map(|h| h.score);
         c.set_fusion(crate::semantic::Fusion { unreadable: 0.4, ..crate::semantic::Fusion::default() });
         let (latin, cjk) = (c.search("weather", params(5)), c.search("天氣", params(5)));
