@@ -602,7 +602,7 @@ mod tests {
         let wire = two_calls();
         let (actions, ints) = wire.run(&options(Preserve::Run { history: None }));
         // changed, history [0, 1], no splits, no plans
-        assert_eq!(ints, vec![1, 2, 0, 1, 0]);
+        assert_eq!(ints, vec![CHANGED, 2, 0, 1, 0]);
         assert_eq!(&actions[..3], &[ma::PASS, ma::DROP, ma::DROP]);
     }
 
@@ -645,7 +645,7 @@ mod tests {
         wire.id_truthy[0] = 0;
         // Window 0 excludes every call, but the falsy id's call and result stay.
         let (actions, ints) = wire.run(&options(Preserve::PromptSteps { window: 0.0 }));
-        assert_eq!(ints[0], 1);
+        assert_eq!(ints[0], CHANGED);
         assert_eq!(&actions[3..], &[pa::KEEP, pa::DROP, pa::KEEP, pa::DROP]);
     }
 
