@@ -2,8 +2,9 @@
 //! `processLLMRequest` at the prompt stage.
 //!
 //! Everything crosses as typed arrays the JS layer reuses between calls (see the wire layout in
-//! `mastra_native_core::tool_call_filter`); we write the decisions into caller-owned buffers, so
-//! nothing is allocated on the JS heap here.
+//! `mastra_native_core::tool_call_filter::layout`, which `nativeToolCallFilterLayout` hands to
+//! JS); we write the decisions into caller-owned buffers, so nothing is allocated on the JS heap
+//! here (except with `copyOut`, for the WebAssembly build).
 
 use std::collections::BTreeMap;
 

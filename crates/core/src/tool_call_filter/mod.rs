@@ -2,7 +2,7 @@
 //! and which messages are passed through, rebuilt or dropped.
 //!
 //! The JS layer never hands us messages. It reads them once and describes them with flat `i32`
-//! records (the "wire" layout below); tool-call ids and tool names arrive as indices into tables
+//! records (the wire layout, [`layout`]); tool-call ids and tool names arrive as indices into tables
 //! the JS layer interns with `Map` (SameValueZero, the same equality the reference's `Set` and
 //! `Array.prototype.includes` use). We answer with one action byte per message, part and
 //! `toolInvocations` entry, plus the segment plans of the `<tool> result:` texts.
@@ -36,7 +36,7 @@ pub enum ExcludeMode<'a> {
     Nothing,
 }
 
-/// A conversation in wire form (see the strides above).
+/// A conversation in wire form (see the strides in [`layout`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Conversation<'a> {
     pub messages: &'a [i32],
