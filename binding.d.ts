@@ -212,7 +212,7 @@ export interface NativeCatalogSource {
   tools?: NativeTools
 }
 
-/** What the `*Copy` deciders return: the written count and both output buffers. */
+/** What a decider returns with `copyOut`: the written count and both output buffers. */
 export interface NativeDecisions {
   written: number
   actions: Uint8Array
@@ -289,30 +289,24 @@ export interface NativeStateStats {
  * `ints` receives, when the step window is enabled, `[new_count, new_ids..., seen_count,
  * seen_ids...]`, then `[segment_count, segments...]` for each part turned into text. Returns how
  * many ints were written. `actions` receives one byte per message, part and invocation entry.
+ * With `copyOut`, see [`NativeDecisions`].
  */
-export declare function nativeToolCallFilterDecide(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, invocations: Int32Array, idTruthy: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array): number
-
-/**
- * Decisions as returned arrays, for bindings whose typed-array arguments are copies (the
- * WebAssembly build): [`native_tool_call_filter_decide`] with output buffers of
- * `actionsLength` and `intsLength` made here.
- */
-export declare function nativeToolCallFilterDecideCopy(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, invocations: Int32Array, idTruthy: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actionsLength: number, intsLength: number): NativeDecisions
+export declare function nativeToolCallFilterDecide(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, invocations: Int32Array, idTruthy: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array, copyOut?: boolean | undefined | null): number | NativeDecisions
 
 /**
  * Decides one `processLLMRequest` call (see `decide_prompt` in the core for the `ints` layout).
  * `history` holds, per interned id, 1 when the request's recorded history contains it (read only
  * when the header says the history is known). `step` is the step-window state
  * `[seen_count, seen..., group_count, (group_len, ids...)..., 0]` for the run-steps strategy.
- * Returns how many ints were written.
+ * Returns how many ints were written; with `copyOut`, see [`NativeDecisions`].
  */
-export declare function nativeToolCallFilterDecidePrompt(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, idTruthy: Uint8Array, history: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array): number
+export declare function nativeToolCallFilterDecidePrompt(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, idTruthy: Uint8Array, history: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actions: Uint8Array, ints: Int32Array, copyOut?: boolean | undefined | null): number | NativeDecisions
 
 /**
- * [`native_tool_call_filter_decide_prompt`] returning its buffers (see
- * [`native_tool_call_filter_decide_copy`]).
+ * The wire layout's numbers by their JS names (see `layout::JS_CONSTANTS`): read once when
+ * js/tool-call-filter loads, so the JS encoder holds no copy of them.
  */
-export declare function nativeToolCallFilterDecidePromptCopy(header: Int32Array, window: number, messages: Int32Array, parts: Int32Array, idTruthy: Uint8Array, history: Uint8Array, modelOutputTape: Int32Array, step: Int32Array, actionsLength: number, intsLength: number): NativeDecisions
+export declare function nativeToolCallFilterLayout(): Record<string, number>
 
 /**
  * Tools as parallel arrays (`ids[i]` null or empty: none). `params[i]` is tool i's parameter

@@ -20,11 +20,7 @@ try {
 
 /** `binding` with its buffer-filling calls replaced by copying ones (the WebAssembly build). */
 function forCopiedArrays(loaded) {
-  const {
-    NativeToolCatalog,
-    nativeToolCallFilterDecideCopy,
-    nativeToolCallFilterDecidePromptCopy,
-  } = loaded;
+  const { NativeToolCatalog, nativeToolCallFilterDecide, nativeToolCallFilterDecidePrompt } = loaded;
   // searchInto writes (handle, docHandle, score) triplets into `out`: the same from search().
   Object.defineProperty(NativeToolCatalog.prototype, 'searchInto', {
     configurable: true,
@@ -40,19 +36,19 @@ function forCopiedArrays(loaded) {
       return hits.handles.length;
     },
   });
-  const copying = (decideCopy) =>
-    function decide(...args) {
-      const actions = args[8];
-      const ints = args[9];
-      const decided = decideCopy(...args.slice(0, 8), actions.length, ints.length);
-      actions.set(decided.actions);
-      ints.set(decided.ints);
+  // The ToolCallFilter deciders fill `actions` and `ints` (arguments 8 and 9): with `copyOut`
+  // they return theirs instead, copied back here.
+  const copying = (decide) =>
+    function decideCopied(...args) {
+      const decided = decide(...args.slice(0, 10), true);
+      args[8].set(decided.actions);
+      args[9].set(decided.ints);
       return decided.written;
     };
   return {
     ...loaded,
-    nativeToolCallFilterDecide: copying(nativeToolCallFilterDecideCopy),
-    nativeToolCallFilterDecidePrompt: copying(nativeToolCallFilterDecidePromptCopy),
+    nativeToolCallFilterDecide: copying(nativeToolCallFilterDecide),
+    nativeToolCallFilterDecidePrompt: copying(nativeToolCallFilterDecidePrompt),
   };
 }
 

@@ -23,6 +23,7 @@ const {
   nativeSkillSuggestions,
   nativeToolCallFilterDecide,
   nativeToolCallFilterDecidePrompt,
+  nativeToolCallFilterLayout,
   nativeWorkspaceTokens,
 } = binding;
 
@@ -200,7 +201,8 @@ const KINDS = {
 
 // --- ToolCallFilter wire (structured, so calls get past the header checks) ---------------------
 
-const STRIDE = { message: 4, part: 5, invocation: 2, node: 4, promptMessage: 2, promptPart: 5 };
+// The wire layout's numbers come from the core, as in js/tool-call-filter/layout.js.
+const WIRE = nativeToolCallFilterLayout();
 const small = () => pick([-2, -1, 0, 0, 1, 1, 2, 3, 4, 5, 8, 100, 2 ** 31 - 1]);
 /** Mostly in `0..n-1`, sometimes out of range. */
 const index = (n) => (random() < 0.85 ? int(0, Math.max(0, n - 1)) : small());
@@ -220,10 +222,22 @@ function stepTape(ids) {
   return Int32Array.from(out);
 }
 function nodeTape(nodes) {
-  return Int32Array.from({ length: nodes * STRIDE.node }, (_, i) => (i % STRIDE.node === 0 ? int(-1, 6) : index(nodes + 2)));
+  return Int32Array.from({ length: nodes * WIRE.NODE_STRIDE }, (_, i) => (i % WIRE.NODE_STRIDE === 0 ? int(-1, 6) : index(nodes + 2)));
 }
 const actionsFor = (n) => new Uint8Array(random() < 0.85 ? n : pick([0, 1, n + 64]));
 const intsOut = () => new Int32Array(pick([0, 1, 8, 256, 256, 4096]));
+/** A header with `fields` (`{ MODE: value, ... }` under `prefix`) followed by the excluded names. */
+function headerOf(prefix, fields, exclude) {
+  const namesAt = WIRE[`${prefix}EXCLUDE_NAMES`];
+  const header = new Int32Array(namesAt + exclude.length);
+  for (const [name, value] of Object.entries(fields)) {
+    const at = WIRE[prefix + name];
+    if (typeof at !== 'number') throw new Error(`no wire header field ${prefix + name}`);
+    header[at] = value;
+  }
+  header.set(exclude, namesAt);
+  return header;
+}
 
 /** Arguments of nativeToolCallFilterDecide with consistent counts and mostly in-range contents. */
 function decideArgs() {
@@ -235,7 +249,19 @@ function decideArgs() {
   const names = int(1, 4);
   const step = stepTape(ids);
   const exclude = Array.from({ length: int(0, 3) }, () => index(names));
-  const header = Int32Array.from([int(-1, 2), int(0, 1), int(0, 1), m, p, v, ids, random() < 0.9 ? names : pick([0, 1e6, 2 ** 31 - 1]), nodes, step.length, exclude.length, ...exclude]);
+  const header = headerOf('HEADER_', {
+    MODE: int(-1, 2),
+    PRESERVE_MODEL_OUTPUT: int(0, 1),
+    STEP_ENABLED: int(0, 1),
+    MESSAGE_COUNT: m,
+    PART_COUNT: p,
+    INVOCATION_COUNT: v,
+    ID_COUNT: ids,
+    NAME_COUNT: random() < 0.9 ? names : pick([0, 1e6, 2 ** 31 - 1]),
+    NODE_COUNT: nodes,
+    STEP_LENGTH: step.length,
+    EXCLUDE_COUNT: exclude.length,
+  }, exclude);
   const partCounts = split(p, m);
   const invocationCounts = split(v, m).map((c) => (random() < 0.1 ? -1 : c));
   const messages = Int32Array.from(Array.from({ length: m }, (_, i) => [int(-1, 3), int(0, 7), partCounts[i], invocationCounts[i]]).flat());
@@ -245,10 +271,10 @@ function decideArgs() {
   return [header, pick([0, 1, 2, 2, -1, NaN, Infinity, 1e9]), messages, parts, invocations, idTruthy, nodeTape(nodes), step, actionsFor(m + p + v), intsOut()];
 }
 
-/** Arguments of nativeToolCallFilterDecidePrompt, likewise. */
-/** A decider's arguments with its two output buffers given as lengths (the `*Copy` variants). */
-const withLengths = (args) => [...args.slice(0, 8), args[8].length, args[9].length];
+/** A decider's arguments asking for its output buffers back (`copyOut`, the WebAssembly path). */
+const copyingOut = (args) => [...args, true];
 
+/** Arguments of nativeToolCallFilterDecidePrompt, likewise. */
 function decidePromptArgs() {
   const m = int(0, 4);
   const p = int(0, 6);
@@ -257,7 +283,20 @@ function decidePromptArgs() {
   const names = int(1, 4);
   const step = stepTape(ids);
   const exclude = Array.from({ length: int(0, 3) }, () => index(names));
-  const header = Int32Array.from([int(-1, 2), int(0, 3), random() < 0.9 ? int(0, 2) : pick([-1, 3]), int(0, 1), m, p, ids, random() < 0.9 ? names : pick([0, 1e6, 2 ** 31 - 1]), nodes, step.length, exclude.length, int(0, 1), ...exclude]);
+  const header = headerOf('PROMPT_HEADER_', {
+    MODE: int(-1, 2),
+    REPLACEMENT: int(0, 3),
+    PRESERVE: random() < 0.9 ? int(0, 2) : pick([-1, 3]),
+    HISTORY_KNOWN: int(0, 1),
+    MESSAGE_COUNT: m,
+    PART_COUNT: p,
+    ID_COUNT: ids,
+    NAME_COUNT: random() < 0.9 ? names : pick([0, 1e6, 2 ** 31 - 1]),
+    NODE_COUNT: nodes,
+    STEP_LENGTH: step.length,
+    EXCLUDE_COUNT: exclude.length,
+    SPLIT_AFTER_KEPT_CALLS: int(0, 1),
+  }, exclude);
   const partCounts = split(p, m);
   const messages = Int32Array.from(Array.from({ length: m }, (_, i) => [int(-1, 5), partCounts[i]]).flat());
   const parts = Int32Array.from(Array.from({ length: p }, () => [int(-1, 6), index(ids), index(names), int(0, 15), random() < 0.5 ? -1 : index(nodes)]).flat());
@@ -356,8 +395,8 @@ const ENTRIES = {
   nativeSkillSuggestions: { call: nativeSkillSuggestions, params: ['str', 'strs', 'num'], baseline: ['pfd', ['pdf', 'git'], 3] },
   nativeWorkspaceTokens: { call: nativeWorkspaceTokens, params: ['str'], baseline: ['Hello, world'] },
   nativeToolCallFilterDecide: { call: nativeToolCallFilterDecide, params: ['ints', 'num', 'ints', 'ints', 'ints', 'bytes', 'ints', 'ints', 'bytes', 'ints'], baseline: decideArgs(), structured: decideArgs },
-  nativeToolCallFilterDecideCopy: { call: binding.nativeToolCallFilterDecideCopy, params: ['ints', 'num', 'ints', 'ints', 'ints', 'bytes', 'ints', 'ints', 'num', 'num'], baseline: withLengths(decideArgs()), structured: () => withLengths(decideArgs()) },
-  nativeToolCallFilterDecidePromptCopy: { call: binding.nativeToolCallFilterDecidePromptCopy, params: ['ints', 'num', 'ints', 'ints', 'bytes', 'bytes', 'ints', 'ints', 'num', 'num'], baseline: withLengths(decidePromptArgs()), structured: () => withLengths(decidePromptArgs()) },
+  'nativeToolCallFilterDecide(copyOut)': { call: nativeToolCallFilterDecide, params: ['ints', 'num', 'ints', 'ints', 'ints', 'bytes', 'ints', 'ints', 'bytes', 'ints', 'bool'], baseline: copyingOut(decideArgs()), structured: () => copyingOut(decideArgs()) },
+  'nativeToolCallFilterDecidePrompt(copyOut)': { call: nativeToolCallFilterDecidePrompt, params: ['ints', 'num', 'ints', 'ints', 'bytes', 'bytes', 'ints', 'ints', 'bytes', 'ints', 'bool'], baseline: copyingOut(decidePromptArgs()), structured: () => copyingOut(decidePromptArgs()) },
   nativeToolCallFilterDecidePrompt: { call: nativeToolCallFilterDecidePrompt, params: ['ints', 'num', 'ints', 'ints', 'bytes', 'bytes', 'ints', 'ints', 'bytes', 'ints'], baseline: decidePromptArgs(), structured: decidePromptArgs },
   // Methods called on an object of another class: napi must refuse, never reinterpret.
   'wrong receivers': {

@@ -10,6 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use mastra_native_core::tool_call_filter::layout::{CHANGED, UNCHANGED};
 use mastra_native_core::tool_call_filter::model_output::{node_kind, object_flag, render_plan, LAZY_JSON, NODE_STRIDE};
 use mastra_native_core::tool_call_filter::prompt::{
     decide_prompt, prompt_message_action as pma, prompt_part_action as ppa, prompt_part_flag, prompt_part_kind as ppk,
@@ -661,10 +662,10 @@ proptest! {
                 }
             }
             let (_, again) = run_prompt(&encoded, &p_wire(&encoded.prompt));
-            prop_assert!(again[0] == 0 || again[0] == 1, "asked again: {:?}", again);
+            prop_assert!(again[0] == UNCHANGED || again[0] == CHANGED, "asked again: {:?}", again);
             return Ok(());
         }
-        prop_assert!(ints[0] == 0 || ints[0] == 1);
+        prop_assert!(ints[0] == UNCHANGED || ints[0] == CHANGED);
         let mut cursor = 1usize;
         let history = take_list(&ints, &mut cursor).to_vec();
         // The first prompt of a request is recorded as its history: the tool ids, first-seen order.
@@ -687,7 +688,7 @@ proptest! {
             take_list(&ints, &mut cursor);
             take_list(&ints, &mut cursor);
         }
-        if ints[0] == 0 {
+        if ints[0] == UNCHANGED {
             prop_assert_eq!(cursor, ints.len());
             return Ok(());
         }

@@ -2,7 +2,7 @@
 //! and which messages are passed through, rebuilt or dropped.
 //!
 //! The JS layer never hands us messages. It reads them once and describes them with flat `i32`
-//! records (the "wire" layout below); tool-call ids and tool names arrive as indices into tables
+//! records (the wire layout, [`layout`]); tool-call ids and tool names arrive as indices into tables
 //! the JS layer interns with `Map` (SameValueZero, the same equality the reference's `Set` and
 //! `Array.prototype.includes` use). We answer with one action byte per message, part and
 //! `toolInvocations` entry, plus the segment plans of the `<tool> result:` texts.
@@ -10,69 +10,20 @@
 //! Nothing here panics on malformed input: every read is bounds-checked and reported as
 //! [`DecideError`].
 
+pub mod layout;
 pub mod model_output;
 pub mod prompt;
 pub mod step_window;
 
 pub use step_window::{advance_step_window, StepOutcome};
 
-/// Ints per message record: `[shape, flags, part_count, inv_count]`.
-pub const MESSAGE_STRIDE: usize = 4;
-/// Ints per part record: `[kind, state, tool_call_id, tool_name, model_output_root]`.
-pub const PART_STRIDE: usize = 5;
-/// Ints per `content.toolInvocations` entry: `[tool_call_id, tool_name]`.
-pub const INVOCATION_STRIDE: usize = 2;
-/// "No index": an absent id, name or model output.
-pub const NONE: i32 = -1;
-
-/// Message shapes (`shape` field).
-pub mod shape {
-    /// Not an object with a `content.parts` array: the reference returns such messages untouched.
-    pub const OPAQUE: i32 = 0;
-    /// `content` is an object whose `parts` is an array.
-    pub const WITH_PARTS: i32 = 1;
-}
-
-/// Message flags (`flags` field).
-pub mod message_flag {
-    /// `content.content` is a string with non-whitespace text (JS `trim()` semantics).
-    pub const HAS_TOP_LEVEL_TEXT: i32 = 1;
-}
-
-/// Part kinds.
-pub mod part_kind {
-    /// Any part whose `type` is not `tool-invocation` (including `null`/non-object entries).
-    pub const OTHER: i32 = 0;
-    /// `type === 'tool-invocation'`.
-    pub const TOOL_INVOCATION: i32 = 1;
-    /// A hole in a sparse `parts` array: `flatMap` skips it, so a rebuilt message loses it.
-    pub const HOLE: i32 = 2;
-}
-
-/// `toolInvocation.state` values the reference distinguishes.
-pub mod tool_state {
-    pub const OTHER: i32 = 0;
-    pub const CALL: i32 = 1;
-    pub const RESULT: i32 = 2;
-}
-
-/// What happens to a message.
-pub mod message_action {
-    /// Returned as the same object.
-    pub const PASS: u8 = 0;
-    /// Returned as a shallow copy with the decided parts and `toolInvocations`.
-    pub const REBUILD: u8 = 1;
-    /// Left out of the result.
-    pub const DROP: u8 = 2;
-}
-
-/// What happens to a part of a rebuilt message.
-pub mod part_action {
-    pub const KEEP: u8 = 0;
-    pub const DROP: u8 = 1;
-    /// Replaced in place by `{ type: 'text', text: '<toolName> result:\n<segments joined by \n>' }`.
-    pub const TEXT: u8 = 2;
-}
+// The wire constants live in `layout` (shared with JS through the binding); re-exported here
+// under the paths the decisions and tests use.
+pub use layout::{
+    message_action, message_flag, part_action, part_kind, shape, tool_state, INVOCATION_STRIDE, MESSAGE_STRIDE,
+    NONE, PART_STRIDE,
+};
+use layout::invocation_action;
 
 /// Which tools the filter removes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,7 +36,7 @@ pub enum ExcludeMode<'a> {
     Nothing,
 }
 
-/// A conversation in wire form (see the strides above).
+/// A conversation in wire form (see the strides in [`layout`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Conversation<'a> {
     pub messages: &'a [i32],
@@ -338,7 +289,7 @@ pub fn decide(
                     ExcludeMode::Names(_) => !contains(&excluded_names, name) && !contains(&excluded_ids, id),
                     _ => false,
                 };
-            invocation_keep[index] = u8::from(keep);
+            invocation_keep[index] = if keep { invocation_action::KEEP } else { invocation_action::DROP };
         }
     }
     Ok(())

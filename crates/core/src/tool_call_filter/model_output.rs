@@ -11,41 +11,7 @@
 
 use super::{DecideError, NONE};
 
-/// Array JSON is computed by JS only if a plan uses it: an array node's `c` may be a lazy ref
-/// `<= LAZY_JSON`, which we treat as a present segment and pass through in the plan. If JS then
-/// finds that `JSON.stringify` fails, it sets `c` to `NONE` and asks again.
-pub const LAZY_JSON: i32 = -2;
-
-/// Ints per node.
-pub const NODE_STRIDE: usize = 4;
-
-/// Node kinds (`kind` field).
-pub mod node_kind {
-    /// `null`, `undefined`, a function, a symbol, or a back-reference of a cycle: no text.
-    pub const NOTHING: i32 = 0;
-    /// A JS string: `b` = segment, `a` = 1 when it is `''`.
-    pub const STRING: i32 = 1;
-    /// A number, boolean or bigint: `b` = segment holding `String(v)` (never empty).
-    pub const PRIMITIVE: i32 = 2;
-    /// An array: `a` = element count (elements follow), `c` = its `JSON.stringify` segment, -1
-    /// when that fails, or a lazy ref (see [`LAZY_JSON`]).
-    pub const ARRAY: i32 = 3;
-    /// A non-array object: `a` = flags, `b` = segment of its string `text`, `c` = its
-    /// `JSON.stringify` segment or -1; when `HAS_VALUE`, the `value` node follows.
-    pub const OBJECT: i32 = 4;
-}
-
-/// Object node flags.
-pub mod object_flag {
-    /// `type === 'text'`.
-    pub const TYPE_IS_TEXT: i32 = 1;
-    /// `'value' in object` (the value node follows).
-    pub const HAS_VALUE: i32 = 2;
-    /// `typeof text === 'string'`.
-    pub const TEXT_IS_STRING: i32 = 4;
-    /// That `text` is `''`.
-    pub const TEXT_IS_EMPTY: i32 = 8;
-}
+pub use super::layout::{node_kind, object_flag, LAZY_JSON, NODE_STRIDE};
 
 /// Text of one value: the segments to join with `\n`, and whether that join is non-empty.
 /// Only a single `''` segment can make it empty: arrays keep non-empty children only.

@@ -12,44 +12,11 @@ use super::model_output;
 use super::step_window::{advance_step_window, window_start, StepInput};
 use super::{DecideError, IntWriter};
 
-/// Ints per prompt message record: `[role, part_count]`.
-pub const PROMPT_MESSAGE_STRIDE: usize = 2;
-/// Ints per prompt part record: `[kind, tool_call_id, tool_name, flags, output_root]`.
-pub const PROMPT_PART_STRIDE: usize = 5;
-
-/// Message roles as the filter sees them.
-pub mod prompt_role {
-    /// `system` or `user`: always passed through.
-    pub const PASS: i32 = 0;
-    /// `assistant` with an array `content`.
-    pub const ASSISTANT: i32 = 1;
-    /// Any other role (`tool`, ...) with an array `content`.
-    pub const OTHER: i32 = 2;
-    /// A non-system/user message whose `content` is a non-empty string: kept as is.
-    pub const OPAQUE: i32 = 3;
-    /// A non-system/user message whose `content` is `''`: nothing to send, dropped when filtering.
-    pub const OPAQUE_EMPTY: i32 = 4;
-}
-
-/// Part kinds.
-pub mod prompt_part_kind {
-    pub const OTHER: i32 = 0;
-    pub const TOOL_CALL: i32 = 1;
-    pub const TOOL_RESULT: i32 = 2;
-}
-
-/// An `output_root` not encoded yet: when such a result needs its text, [`decide_prompt`] asks
-/// for it (see there) instead of deciding.
-pub const OUTPUT_NOT_ENCODED: i32 = -3;
-
-/// `changed` value of an answer that asks for outputs instead of deciding.
-pub const NEEDS_OUTPUTS: i32 = 2;
-
-/// Part flags.
-pub mod prompt_part_flag {
-    /// The part has an own, non-nullish `providerOptions.mastra.modelOutput`.
-    pub const HAS_MODEL_OUTPUT_MARKER: i32 = 1;
-}
+pub use super::layout::{
+    prompt_part_flag, prompt_part_kind, prompt_role, NEEDS_OUTPUTS, OUTPUT_NOT_ENCODED, PROMPT_MESSAGE_STRIDE,
+    PROMPT_PART_STRIDE,
+};
+use super::layout::{CHANGED, UNCHANGED};
 
 /// Which tool calls survive.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,24 +68,7 @@ pub struct PromptOptions<'a> {
     pub split_after_kept_calls: bool,
 }
 
-/// Message actions.
-pub mod prompt_message_action {
-    pub const PASS: u8 = 0;
-    /// A shallow copy with the kept parts (`{ ...message, content }`).
-    pub const REBUILD: u8 = 1;
-    pub const DROP: u8 = 2;
-}
-
-/// Part actions.
-pub mod prompt_part_action {
-    pub const KEEP: u8 = 0;
-    pub const DROP: u8 = 1;
-    /// Replaced by `{ type: 'text', text }`; see [`decide_prompt`] for the plan.
-    pub const TEXT: u8 = 2;
-    /// As `TEXT`, and this text starts a new assistant message (see
-    /// [`PromptOptions::split_after_kept_calls`]).
-    pub const SPLIT_TEXT: u8 = 3;
-}
+pub use super::layout::{prompt_message_action, prompt_part_action};
 
 struct PromptPart {
     kind: i32,
@@ -302,7 +252,7 @@ pub fn decide_prompt(
 
     let preserved = preserved_ids(prompt, &layout, &options.preserve)?;
     let changed_at = ints.len();
-    ints.push(0)?;
+    ints.push(UNCHANGED)?;
     let write_state = |ints: &mut IntWriter| -> Result<(), DecideError> {
         push_list(ints, preserved.recorded_history.as_deref().unwrap_or_default())?;
         if let Some((new_ids, seen_after)) = &preserved.step {
@@ -478,7 +428,7 @@ pub fn decide_prompt(
     if !changed {
         return Ok(());
     }
-    ints.set(changed_at, 1)?;
+    ints.set(changed_at, CHANGED)?;
     let splits = split_plans(prompt, &layout, &split_messages, message_actions, part_actions)?;
     push_list(ints, &splits)?;
     for &value in &plans {
@@ -652,7 +602,7 @@ mod tests {
         let wire = two_calls();
         let (actions, ints) = wire.run(&options(Preserve::Run { history: None }));
         // changed, history [0, 1], no splits, no plans
-        assert_eq!(ints, vec![1, 2, 0, 1, 0]);
+        assert_eq!(ints, vec![CHANGED, 2, 0, 1, 0]);
         assert_eq!(&actions[..3], &[ma::PASS, ma::DROP, ma::DROP]);
     }
 
@@ -695,7 +645,7 @@ mod tests {
         wire.id_truthy[0] = 0;
         // Window 0 excludes every call, but the falsy id's call and result stay.
         let (actions, ints) = wire.run(&options(Preserve::PromptSteps { window: 0.0 }));
-        assert_eq!(ints[0], 1);
+        assert_eq!(ints[0], CHANGED);
         assert_eq!(&actions[3..], &[pa::KEEP, pa::DROP, pa::KEEP, pa::DROP]);
     }
 

@@ -1,5 +1,6 @@
 use super::model_output::{node_kind as nk, object_flag as of, render_plan, NODE_STRIDE};
 use super::step_window::{window_start, StepInput};
+use super::layout::invocation_action;
 use super::*;
 
 /// Builds wire data for a conversation the way the JS layer does.
@@ -141,7 +142,7 @@ fn preserved_ids_survive_and_keep_their_invocation_entries() {
     let mut w = Wire::new(2, 1);
     w.message(false, &[call(0, 0), call(1, 0)], &[(0, 0), (1, 0)]);
     let (actions, _) = w.run(ExcludeMode::All, false, &[false, true]);
-    assert_eq!(actions, vec![REBUILD, DROP, KEEP, 0, 1]);
+    assert_eq!(actions, vec![REBUILD, DROP, KEEP, invocation_action::DROP, invocation_action::KEEP]);
 }
 
 #[test]
@@ -151,7 +152,7 @@ fn falsy_ids_are_never_preserved_for_parts() {
     w.message(false, &[call(0, 0)], &[(0, 0)]);
     let (actions, _) = w.run(ExcludeMode::All, false, &[true]);
     // The part goes (falsy id), the toolInvocations entry matches without a truthiness check.
-    assert_eq!(actions, vec![GONE, DROP, 1]);
+    assert_eq!(actions, vec![GONE, DROP, invocation_action::KEEP]);
 }
 
 #[test]
