@@ -17,18 +17,6 @@ pub(super) struct RankedList {
     bound: f32,
 }
 
-/// The documents first touched by one query list, as [`EnhancedIndex::score_top`] ranks
-/// them.
-#[derive(Debug, Clone, Copy)]
-struct Section {
-    /// where its first touches start in `touched`
-    start: usize,
-    /// what a document first touched here scores at most, before coverage
-    bound: f64,
-    /// whether a covering list comes at or after it
-    covering: bool,
-}
-
 /// `search_top` limits up to this keep their best documents while scoring instead of
 /// collecting and sorting every hit.
 const SMALL_TOP: usize = 64;
@@ -137,8 +125,7 @@ impl EnhancedIndex {
 
     /// [`Self::search_top`]'s scoring of the query's `lists` (by descending bound;
     /// `credits`: the covering ones' idf), with matched mass kept in K places (at least the
-    /// number of covered fields): accumulate every list, then rank the touched documents.
-    /// Every accumulator is back at 0 afterwards.
+    /// number of covered fields).
     pub(super) fn score_top<const K: usize, A: Accumulators<K>>(
         &self,
         lists: &[RankedList],
@@ -148,56 +135,36 @@ impl EnhancedIndex {
         mut acc: A,
         touched: &mut Vec<u32>,
     ) -> Vec<(u32, f64)> {
+        let coverage = self.tuning.coverage;
+        let any_coverage = coverage.iter().any(|&w| w > 0.0);
         // per place: its field, the covered ones ascending (`FIELDS` for an unused place)
         let fields: [usize; K] = std::array::from_fn(|k| self.covered.get(k).copied().unwrap_or(FIELDS));
         // per place: the coverage bit of its field (8, never set, for an unused place)
         let bit_of: [u8; K] = std::array::from_fn(|k| if fields[k] < FIELDS { fields[k] as u8 } else { 8 });
-        let mut sections = Self::sections(lists);
-        let len = self.accumulate_lists(lists, credits, &bit_of, &mut acc, touched, &mut sections);
-        self.rank_touched(&touched[..len], &sections, credits, limit, by_fields, &fields, &mut acc)
-    }
-
-    /// Per list, the bound of a document first touched there: at most the sum of the bounds
-    /// from that list on (it holds none of the terms before it), as an f64 sum with slack
-    /// over the f32 rounding of scores; and whether a covering list comes at or after it (a
-    /// document first touched after the last covering list matched no covering term, so
-    /// its coverage factor is 1). Starts are set by [`Self::accumulate_lists`].
-    fn sections(lists: &[RankedList]) -> Vec<Section> {
-        let mut sections = vec![Section { start: 0, bound: 0.0, covering: true }; lists.len()];
-        let (mut rest, mut covering) = (0.0f64, false);
-        for (section, l) in sections.iter_mut().zip(lists).rev() {
-            rest += f64::from(l.bound);
-            covering |= l.covering.is_some();
-            *section = Section { start: 0, bound: rest * (1.0 + SCORE_SLACK), covering };
-        }
-        sections
-    }
-
-    /// Adds every posting of `lists` into `acc` (covering lists also credit their matched
-    /// fields) and lists each document in `touched` at its first touch, where its score is
-    /// still 0; each section starts where its list's first touches do. Returns how many
-    /// are listed. A document is listed once, unless a posting worth 0 — say, a term only
-    /// in fields weighted 0 — leaves its score at 0 and it is listed again (to read 0
-    /// there): at most once per posting in any case.
-    #[inline(always)]
-    fn accumulate_lists<const K: usize, A: Accumulators<K>>(
-        &self,
-        lists: &[RankedList],
-        credits: &[f32],
-        bit_of: &[u8; K],
-        acc: &mut A,
-        touched: &mut Vec<u32>,
-        sections: &mut [Section],
-    ) -> usize {
         // (branch-free first-touch recording, as the compatible path does: room for every
-        // listing plus the spare slot the unconditional write uses)
+        // listing plus the spare slot the unconditional write uses. A document is listed
+        // once, unless a posting worth 0 — say, a term only in fields weighted 0 — leaves
+        // its score at 0 and it is listed again: at most once per posting in any case.)
         let postings: usize = lists.iter().map(|l| (self.offsets[l.term + 1] - self.offsets[l.term]) as usize).sum();
         if touched.len() < postings + 1 {
             touched.resize(postings + 1, 0);
         }
         let mut len = 0usize;
-        for (l, section) in lists.iter().zip(sections) {
-            section.start = len;
+        // Per list: where its first touches start in `touched`; the bound of a document first
+        // touched there (f64 sums with slack over the f32 rounding of scores); and whether a
+        // covering list comes at or after it (a document first touched after the last
+        // covering list matched no covering term, so its coverage factor is 1). A document
+        // is listed at its first touch, where its score is still 0, and scored at its first
+        // listing; a posting worth 0 only lists it again, to read 0 there.
+        let mut sections: Vec<(usize, f64, bool)> = vec![(0, 0.0, true); lists.len()];
+        let (mut rest, mut covering) = (0.0f64, false);
+        for (section, l) in sections.iter_mut().zip(lists).rev() {
+            rest += f64::from(l.bound);
+            covering |= l.covering.is_some();
+            *section = (0, rest * (1.0 + SCORE_SLACK), covering);
+        }
+        for (l, section) in lists.iter().zip(&mut sections) {
+            section.0 = len;
             let (a, b) = (self.offsets[l.term] as usize, self.offsets[l.term + 1] as usize);
             let qw = l.weight;
             match (&self.postings, l.covering) {
@@ -206,7 +173,7 @@ impl EnhancedIndex {
                     for &e in &entries[a..b] {
                         let (v, c) = pairs[(e & 255) as usize];
                         touched[len] = e >> 8;
-                        len += usize::from(acc.add_covering((e >> 8) as usize, qw * v, c, place, credit, bit_of));
+                        len += usize::from(acc.add_covering((e >> 8) as usize, qw * v, c, place, credit, &bit_of));
                     }
                 }
                 (Postings::Packed { entries, pairs }, None) => {
@@ -219,7 +186,7 @@ impl EnhancedIndex {
                     let credit = credits[place];
                     for ((&d, &v), &c) in doc[a..b].iter().zip(&val[a..b]).zip(&cov[a..b]) {
                         touched[len] = d;
-                        len += usize::from(acc.add_covering(d as usize, qw * v, c, place, credit, bit_of));
+                        len += usize::from(acc.add_covering(d as usize, qw * v, c, place, credit, &bit_of));
                     }
                 }
                 (Postings::Split { doc, val, .. }, None) => {
@@ -230,34 +197,11 @@ impl EnhancedIndex {
                 }
             }
         }
-        len
-    }
-
-    /// The best `limit` of the `touched` documents by final score (the accumulated score
-    /// times its coverage factors), ties by ascending document: exactly what sorting every
-    /// positive score would give. A document is only passed over when a bound on its final
-    /// score (its section's bound, or its own score times the largest factors it could
-    /// get) is below the `limit`-th kept score; once a whole section is, the rest are only
-    /// reset. Every touched accumulator is 0 afterwards.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn rank_touched<const K: usize, A: Accumulators<K>>(
-        &self,
-        touched: &[u32],
-        sections: &[Section],
-        credits: &[f32],
-        limit: usize,
-        by_fields: bool,
-        fields: &[usize; K],
-        acc: &mut A,
-    ) -> Vec<(u32, f64)> {
-        let coverage = self.tuning.coverage;
-        let any_coverage = coverage.iter().any(|&w| w > 0.0);
         let cmp = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         // A small `limit` keeps its best documents in order as they come (most are
         // turned away by one comparison); otherwise every hit is collected and sorted.
         let keep_top = limit <= SMALL_TOP;
-        let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { touched.len() });
+        let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { len });
         // The coverage factors multiply a score by at most this (plus rounding slack):
         // a kept-top document below the last kept one even at that skips them.
         let max_factor = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001;
@@ -276,18 +220,18 @@ impl EnhancedIndex {
             Vec::new()
         };
         let mut next_section = 0usize;
-        for (i, &d) in touched.iter().enumerate() {
-            if next_section < sections.len() && sections[next_section].start == i {
+        for (i, &d) in touched[..len].iter().enumerate() {
+            if next_section < sections.len() && sections[next_section].0 == i {
                 // (a section may be empty: skip to the last one starting here)
-                while next_section + 1 < sections.len() && sections[next_section + 1].start == i {
+                while next_section + 1 < sections.len() && sections[next_section + 1].0 == i {
                     next_section += 1;
                 }
-                let Section { bound: most, covering, .. } = sections[next_section];
+                let (_, most, covering) = sections[next_section];
                 let bound = most * f64::from(if covering { max_factor } else { 1.001 });
                 next_section += 1;
                 if keep_top && hits.len() == limit && bound < f64::from(hits[limit - 1].1) {
                     // No document from here on can make the top: only reset them.
-                    for &d in &touched[i..] {
+                    for &d in &touched[i..len] {
                         acc.take_score(d as usize);
                         if any_coverage {
                             acc.clear_matched(d as usize);
