@@ -10,7 +10,7 @@
 //! 2. [`TopK::score_touched`] takes the touched documents: the leaders by partial score
 //!    are scored exactly to raise the threshold ([`TopK::offer_leaders`]); those that can
 //!    still reach it are kept ([`TopK::collect_candidates`]); each kept one is bounded by
-//!    what the unread terms can add at it ([`TopK::may_reach`]) and scored exactly if it
+//!    what the unread terms can add at it ([`CandidateBounds::may_reach`]) and scored exactly if it
 //!    can make the top ([`TopK::exact`]).
 //! 3. [`TopK::finish`] leaves the per-thread scratch all zeros for the next search.
 
@@ -505,15 +505,18 @@ impl<'a, L: Layout> TopK<'a, L> {
             .collect()
     }
 
-    /// Scores exactly each candidate that [`Self::may_reach`] the threshold, raising the
-    /// threshold as they come. Candidates it rules out provably rank below `limit`
-    /// documents already held.
+    /// Scores exactly each candidate that [`CandidateBounds::may_reach`] the threshold,
+    /// raising the threshold as they come. Candidates it rules out provably rank below
+    /// `limit` documents already held.
     fn score_candidates(&mut self, candidates: &[(f32, u32)]) {
         let unread = self.unread_terms();
         // When every unread term is a common one, a candidate's common-term row bounds them
         // all exactly and its document record is only read if it is scored.
         let needs_meta = unread.iter().any(|u| u.common >= COMMON_TERMS);
         let index = self.index;
+        let bounds = CandidateBounds { index, fast: self.fast, avgdl: self.avgdl, unread_bound: self.rest[self.read] };
+        // (a local: most candidates are turned away, and there is no call to reload it after)
+        let mut theta = self.theta;
         for (i, &(partial_score, d)) in candidates.iter().enumerate() {
             // (the records of candidates a few places ahead are requested now: their cache
             // misses overlap with this one's work)
@@ -523,25 +526,50 @@ impl<'a, L: Layout> TopK<'a, L> {
                 }
                 prefetch(&index.common.rows[ahead as usize]);
             }
-            if self.may_reach(d, partial_score, &unread) {
+            if bounds.may_reach(d, partial_score, theta, &unread) {
                 self.admit(d);
                 self.raise_threshold();
+                theta = self.theta;
             }
         }
     }
 
+    /// Step 3: clears the query's places in the scratch and hands it back to the thread
+    /// (all zeros again: the partial scores were reset in step 2), and returns the result.
+    fn finish(self) -> Vec<Scored> {
+        let TopK { terms, mut scratch, best, .. } = self;
+        for t in &terms {
+            scratch.query_term[t.id as usize] = 0;
+        }
+        PRUNE.with(|cell| *cell.borrow_mut() = scratch);
+        best.into_iter().map(|r| Scored { slot: r.slot, score: r.score }).collect()
+    }
+}
+
+/// What bounding a candidate reads, copied out of [`TopK`] so the candidate loop keeps it
+/// in registers.
+#[derive(Clone, Copy)]
+struct CandidateBounds<'a> {
+    index: &'a Bm25Index,
+    fast: bool,
+    avgdl: f64,
+    /// the sum of the unread terms' bounds
+    unread_bound: f64,
+}
+
+impl CandidateBounds<'_> {
     /// Whether document `d`, with `partial_score` from the read lists, may still reach the
-    /// threshold. False only when its exact score provably cannot: its partial score (times
-    /// 1 + PARTIAL_SLACK) plus, for each unread term, the most it can add here falls below
-    /// `theta`. Tightens the unread terms' bounds for this document, largest first, and
-    /// stops as soon as it cannot make the top: a term its common-term row gives adds its
-    /// score at that tf; a term its filter proves absent adds nothing; a term that occurs
-    /// once here (it never repeats, or nothing repeats in this document) adds exactly its
-    /// score at this document's length, otherwise at most its score at the largest tf.
+    /// threshold `theta`. False only when its exact score provably cannot: its partial
+    /// score (times 1 + PARTIAL_SLACK) plus, for each unread term, the most it can add here
+    /// falls below `theta`. Tightens the unread terms' bounds for this document, largest
+    /// first, and stops as soon as it cannot make the top: a term its common-term row gives
+    /// adds its score at that tf; a term its filter proves absent adds nothing; a term that
+    /// occurs once here (it never repeats, or nothing repeats in this document) adds exactly
+    /// its score at this document's length, otherwise at most its score at the largest tf.
     #[inline(always)]
-    fn may_reach(&self, d: u32, partial_score: f32, unread: &[UnreadTerm]) -> bool {
-        let (index, theta) = (self.index, self.theta);
-        let mut bound = f64::from(partial_score) * (1.0 + PARTIAL_SLACK) + self.rest[self.read];
+    fn may_reach(self, d: u32, partial_score: f32, theta: f64, unread: &[UnreadTerm]) -> bool {
+        let index = self.index;
+        let mut bound = f64::from(partial_score) * (1.0 + PARTIAL_SLACK) + self.unread_bound;
         if cannot_reach(bound, theta) {
             return false;
         }
@@ -570,17 +598,6 @@ impl<'a, L: Layout> TopK<'a, L> {
             }
         }
         true
-    }
-
-    /// Step 3: clears the query's places in the scratch and hands it back to the thread
-    /// (all zeros again: the partial scores were reset in step 2), and returns the result.
-    fn finish(self) -> Vec<Scored> {
-        let TopK { terms, mut scratch, best, .. } = self;
-        for t in &terms {
-            scratch.query_term[t.id as usize] = 0;
-        }
-        PRUNE.with(|cell| *cell.borrow_mut() = scratch);
-        best.into_iter().map(|r| Scored { slot: r.slot, score: r.score }).collect()
     }
 }
 
