@@ -3,7 +3,7 @@
 
 use crate::jsmath::js_log;
 
-use super::postings::{with_lists, Layout, Lists, Postings, Packed, Wide};
+use super::postings::{with_lists, Layout, Lists, Packed, Postings, Wide};
 use super::{Bm25Index, Scored};
 
 impl Bm25Index {
