@@ -55,6 +55,7 @@ fn tuning() -> Tuning {
             "desc" => t.field_weight[1] = v,
             "nameb" => t.field_b[0] = v,
             "descb" => t.field_b[1] = v,
+            "descpivot" => t.long_pivot[1] = v,
             "stem" => t.w_stem = v,
             "surface" => t.w_surface = v,
             "whole" => t.w_whole = v,

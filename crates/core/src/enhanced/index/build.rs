@@ -213,6 +213,13 @@ impl EnhancedIndex {
             let mut norm = [0f32; FIELDS];
             for f in 0..FIELDS {
                 norm[f] = field_weight[f] / (1.0 - field_b[f] + field_b[f] * (f64::from(lens[f]) / avg[f]) as f32);
+                let pivot = f64::from(tuning.long_pivot[f]);
+                if pivot > 0.0 {
+                    let over = f64::from(lens[f]) / (pivot * avg[f]);
+                    if over > 1.0 {
+                        norm[f] /= over as f32;
+                    }
+                }
             }
             let (from, to) = (dt.start[d] as usize, dt.start[d + 1] as usize);
             for e in from..to {

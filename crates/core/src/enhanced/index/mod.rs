@@ -93,6 +93,11 @@ pub struct Tuning {
     pub idf_pow: f32,
     /// Per-field coverage weight `w` (see the module docs); 0 turns a field's factor off.
     pub coverage: [f32; FIELDS],
+    /// Per-field outlier pivot `c` (0: off): a field longer than `c` times the catalog's
+    /// average counts its length in full past that point (its words weigh `c · avg / len`
+    /// as much). Ordinary lengths are untouched, but a description stuffed with common words
+    /// to match every request cannot outweigh the tools each of those requests is about.
+    pub long_pivot: [f32; FIELDS],
 }
 
 /// Tuned on the even (0-based) query lines of the MetaTool set only; see
@@ -116,6 +121,8 @@ impl Default for Tuning {
             prefix_ratio: 0.65,
             idf_pow: 1.5,
             coverage: [0.7, 1.0, 0.0, 0.0, 0.0],
+            // (MetaTool's dev lines: 3 leaves recall where it was; lower pivots cost recall)
+            long_pivot: [0.0, 3.0, 0.0, 0.0, 0.0],
         }
     }
 }
