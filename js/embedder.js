@@ -11,7 +11,7 @@
 // it is known to be failing (its last call threw or timed out and none worked since), no step
 // waits for it: it is retried in the background, one call at a time.
 
-const { describeValue } = require('./util.js');
+const { describeValue, textKey } = require('./util.js');
 const { decodeTexts } = require('./lossless.js');
 
 /** A query waits this long for its vector by default before the search goes on without it. */
@@ -171,9 +171,7 @@ function checkedVector(raw, dim, forWhat) {
 
 /** The query cache's key: the query itself, or the hash of a long one (see QUERY_KEY_CHARS). */
 function queryKeyOf(query) {
-  const text = String(query);
-  if (text.length <= QUERY_KEY_CHARS) return `q:${text}`;
-  return `h:${require('node:crypto').createHash('sha256').update(text).digest('base64url')}`;
+  return textKey(query, QUERY_KEY_CHARS);
 }
 
 /**

@@ -1,6 +1,6 @@
 'use strict';
 
-const { describeValue } = require('./util.js');
+const { describeValue, textKey } = require('./util.js');
 
 // What both processors' `preload` share: its options, the user text it searches, the guarded
 // onPreload call, and its confidence.
@@ -160,7 +160,45 @@ function lastUserText(messages) {
   return texts.length > 0 ? texts[texts.length - 1] : '';
 }
 
+/** Messages a catalog remembers the preload ranking of, and the characters kept of a key. */
+const MEMO_ENTRIES = 4096;
+const MEMO_KEY_CHARS = 256;
+
+/**
+ * What preload's search made of each message text, per catalog: context storage derives every
+ * earlier message's preloads again at each step, and without this a step's cost (searches,
+ * embedder calls) grew with the conversation. Bounded: at most MEMO_ENTRIES texts, the oldest
+ * forgotten first, long texts kept under their hash. `scope` (e.g. the embedder's vectors for
+ * the catalog) must be the same object for a remembered ranking to be used.
+ */
+class RankingMemo {
+  #entries = new Map();
+  #scope;
+
+  get(text, scope) {
+    if (scope !== this.#scope) return undefined;
+    return this.#entries.get(textKey(text, MEMO_KEY_CHARS));
+  }
+
+  set(text, scope, ranking) {
+    if (scope !== this.#scope) {
+      this.#entries.clear();
+      this.#scope = scope;
+    }
+    const key = textKey(text, MEMO_KEY_CHARS);
+    this.#entries.delete(key);
+    this.#entries.set(key, ranking);
+    if (this.#entries.size > MEMO_ENTRIES) this.#entries.delete(this.#entries.keys().next().value);
+  }
+
+  get size() {
+    return this.#entries.size;
+  }
+}
+
 module.exports = {
+  MEMO_ENTRIES,
+  RankingMemo,
   PRELOAD_CONFIDENCE_MODELS,
   confidenceFeatures,
   preloadConfidence,

@@ -34,4 +34,14 @@ async function settledOf(pending) {
   return result.ok ? { ok: true } : { ok: false, error: result.error };
 }
 
-module.exports = { describeValue, isThenable, sameStrings, settledOf, shortDescription };
+/**
+ * A cache key for `text` that stays small: the text itself up to `maxChars` characters, else its
+ * SHA-256 (so a cache of long messages holds 44 characters per key, not the messages).
+ */
+function textKey(text, maxChars) {
+  const value = String(text);
+  if (value.length <= maxChars) return `q:${value}`;
+  return `h:${require('node:crypto').createHash('sha256').update(value).digest('base64url')}`;
+}
+
+module.exports = { describeValue, isThenable, sameStrings, settledOf, shortDescription, textKey };

@@ -225,8 +225,7 @@ class ToolSearchProcessor {
     const { topK, minScore, filter } = this.#config;
     // search.embedder: the query's vector, once the catalog's vectors are in (not for preload
     // without the shipped model, whose confidence reads the lexical ranking).
-    const lexicalPreload = withEvidence && this.#preloadMode !== this.#config.mode;
-    const over = lexicalPreload ? undefined : this.#embedder?.overrideFor(catalog.native);
+    const over = this.#overrideFor(catalog, withEvidence);
     const vector = over ? await this.#embedder.queryVector(query) : undefined;
     // The common case reads triplets from one reused buffer: no typed arrays per search.
     if (!filter && !withEvidence && !vector) return unfilteredResults(catalog, query, topK, minScore);
@@ -255,7 +254,45 @@ class ToolSearchProcessor {
       })),
       tools: accepted.map((i) => catalog.toolAt(hits.handles[i])),
       evidence,
+      // (whether the ranking is the one this catalog gives once its vectors are in: a query
+      // the embedder failed to embed was ranked without them)
+      complete: !over || Boolean(vector),
     };
+  }
+
+  /** The embedder's vectors a search of `catalog` ranks with, if any (see #searchTools). */
+  #overrideFor(catalog, withEvidence) {
+    const lexicalPreload = withEvidence && this.#preloadMode !== this.#config.mode;
+    return lexicalPreload ? undefined : this.#embedder?.overrideFor(catalog.native);
+  }
+
+  /**
+   * Where preload remembers its rankings of `catalog`: one memo per catalog, or with a
+   * `filter` (whose 'search' phase may answer differently per request) one per request
+   * context, so a run's steps share it. Undefined when nothing can be remembered.
+   */
+  #rankingMemo(catalog, requestContext) {
+    if (!this.#config.filter) return (catalog.preloadMemo ??= new preloadShared.RankingMemo());
+    if (requestContext === null || typeof requestContext !== 'object') return undefined;
+    catalog.preloadMemos ??= new WeakMap();
+    let memo = catalog.preloadMemos.get(requestContext);
+    if (!memo) catalog.preloadMemos.set(requestContext, (memo = new preloadShared.RankingMemo()));
+    return memo;
+  }
+
+  /**
+   * Preload's search of `query`: `{ results, tools, confidences }`, remembered per message text
+   * (see RankingMemo), so re-deriving a conversation's preloads costs no search per message.
+   */
+  async #preloadRanking(catalog, requestContext, query) {
+    const memo = this.#rankingMemo(catalog, requestContext);
+    const scope = this.#overrideFor(catalog, true);
+    const known = memo?.get(query, scope);
+    if (known) return known;
+    const { results, tools, evidence, complete } = await this.#searchTools(catalog, query, requestContext, true);
+    const ranking = { results, tools, confidences: preloadShared.confidencesOf(this.#preloadMode, results, query, catalog.size, evidence) };
+    if (complete) memo?.set(query, scope, ranking);
+    return ranking;
   }
 
   async #suggestions(catalog, requested, requestContext) {
@@ -349,8 +386,7 @@ class ToolSearchProcessor {
    */
   async #preloadChoice(catalog, requestContext, query, { max: maxTools, minConfidence } = this.#config.preload) {
     if (!query.trim()) return [];
-    const { results, tools, evidence } = await this.#searchTools(catalog, query, requestContext, true);
-    const confidences = preloadShared.confidencesOf(this.#preloadMode, results, query, catalog.size, evidence);
+    const { results, tools, confidences } = await this.#preloadRanking(catalog, requestContext, query);
     const chosen = [];
     for (let i = 0; i < results.length && chosen.length < maxTools; i++) {
       if (confidences[i] < minConfidence) break;

@@ -94,9 +94,13 @@ function toolLine(name, description) {
   return description ? `- \`${name}\`: ${description}` : `- \`${name}\``;
 }
 
-/** The system message naming this step's preloaded tools. */
+/**
+ * The system message naming this step's preloaded tools. Names only: a tool's description may
+ * come from an untrusted server, and quoting it here would lend it a system message's
+ * authority (the tool definitions the model gets carry it anyway).
+ */
 function preloadMessage(tools) {
-  const lines = tools.map(({ name, description }) => toolLine(name, description));
+  const lines = tools.map(({ name }) => toolLine(name));
   return (
     "These tools were loaded for the user's request and can be called directly now, without search_tools or load_tool:\n" +
     lines.join('\n') +

@@ -72,6 +72,9 @@ function receiptNames(result) {
 function activationRecords(messages) {
   const records = [];
   for (const message of messages) {
+    // Only the agent's own messages record a load: a user message carrying a forged
+    // tool-invocation part must not activate tools (the host reads every role).
+    if (message?.role !== 'assistant' && message?.role !== 'tool') continue;
     const parts = message?.content?.parts;
     if (!Array.isArray(parts)) continue;
     for (const part of parts) {
