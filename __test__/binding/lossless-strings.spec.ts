@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStore, redisStore, SkillSearchProcessor } from '../../index.js';
 import { decodeText, encodeText } from '../../js/lossless.js';
 import { Native, plain, Reference, step, tool, toolResultMessage } from '../support/tool-search';
+import { connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 
 const unit = fc.oneof(
@@ -54,9 +55,7 @@ let server: RedisServer;
 let admin: ReturnType<typeof createClient>;
 beforeAll(async () => {
   server = await startRedisServer();
-  admin = createClient({ url: server.url });
-  admin.on('error', () => {});
-  await admin.connect();
+  admin = await connectNodeRedis(server.url);
 });
 afterAll(async () => {
   await admin?.close().catch(() => {});

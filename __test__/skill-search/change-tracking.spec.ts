@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { SkillSearchProcessor } from '../../index.js';
-import { call, PAST_FULL_CHECK_MS, shiftClock as shiftRootClock, step } from '../support/skill-search';
+import { call, PAST_FULL_CHECK_MS, step } from '../support/skill-search';
 import { HOST_VERSIONS, loadHost, type Host } from '../support/hosts';
 import {
   contextOf,
@@ -294,7 +294,7 @@ describe('stand-in skills classes', () => {
     expect(await names('stripes', 1)).toEqual(['gamma']);
     const lists = list.mock.calls.length;
     const get = vi.spyOn(skills.constructor.prototype, 'get');
-    const clock = shiftRootClock(PAST_FULL_CHECK_MS);
+    const clock = shiftClock(PAST_FULL_CHECK_MS);
     try {
       expect(await names('stripes')).toEqual(['gamma']);
       expect(list.mock.calls.length).toBe(lists);
@@ -323,7 +323,7 @@ describe('stand-in skills classes', () => {
     // Like 1.58/1.59 after a failed refresh: the catalog may change at any later read.
     skills.catalog.set('gamma', rec('gamma', 'Stripes for zebras.'));
     expect(await names('stripes')).toEqual([]);
-    const clock = shiftRootClock(PAST_FULL_CHECK_MS);
+    const clock = shiftClock(PAST_FULL_CHECK_MS);
     try {
       expect(await names('stripes')).toEqual(['gamma']);
     } finally {
@@ -334,7 +334,7 @@ describe('stand-in skills classes', () => {
     await skills.refresh();
     expect(await names('stripes', 1)).toEqual(['gamma']);
     const lists = list.mock.calls.length;
-    const later = shiftRootClock(2 * PAST_FULL_CHECK_MS);
+    const later = shiftClock(2 * PAST_FULL_CHECK_MS);
     try {
       expect(await names('stripes')).toEqual(['gamma']);
       expect(list.mock.calls.length).toBe(lists);
@@ -427,7 +427,7 @@ describe('stand-in skills classes', () => {
       await skills.addSkill('gamma');
       // Today's rule: the known skills are unchanged, so only the interval's full check finds it.
       expect(await names('stripes'), label).toEqual([]);
-      const clock = shiftRootClock(PAST_FULL_CHECK_MS);
+      const clock = shiftClock(PAST_FULL_CHECK_MS);
       try {
         expect(await names('stripes'), label).toEqual(['gamma']);
       } finally {
@@ -445,7 +445,7 @@ describe('stand-in skills classes', () => {
     };
     await skills.addSkill('gamma');
     expect(await names('stripes')).toEqual([]);
-    const clock = shiftRootClock(PAST_FULL_CHECK_MS);
+    const clock = shiftClock(PAST_FULL_CHECK_MS);
     try {
       expect(await names('stripes')).toEqual(['gamma']);
     } finally {

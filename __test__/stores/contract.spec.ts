@@ -7,6 +7,7 @@ import IORedis from 'ioredis';
 import { memoryStore } from '../../js/stores/memory.js';
 import { redisStore } from '../../js/stores/redis.js';
 import { assertStateStore, createOutageWarner, guardStateStore, withTimeout, StoreTimeoutError } from '../../js/stores/index.js';
+import { connectIoRedis, connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 
 type Store = {
@@ -63,12 +64,8 @@ const impls: Impl[] = [
 
 beforeAll(async () => {
   server = await startRedisServer();
-  nodeClient = createClient({ url: server.url });
-  nodeClient.on('error', () => {});
-  await nodeClient.connect();
-  ioClient = new IORedis(server.port, '127.0.0.1', { lazyConnect: true });
-  ioClient.on('error', () => {});
-  await ioClient.connect();
+  nodeClient = await connectNodeRedis(server.url);
+  ioClient = await connectIoRedis(server.port);
 });
 
 afterAll(async () => {

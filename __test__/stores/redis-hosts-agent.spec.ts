@@ -10,11 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 
 import { fixtureSkills } from '../support/skill-search';
-import { runAgent, normalizeStored, type AgentRunResult } from '../support/agent-run';
+import { runAgent, normalizeStored, stable, type AgentRunResult } from '../support/agent-run';
 import { HOST_VERSIONS, loadHost, type Host } from '../support/hosts';
 import { scriptedModel, type ModelCall, type ScriptStep } from '../support/scripted-model';
 import { tempRoot, workspaceOf, writeSkills } from '../support/skill-search-hosts';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
+import { weatherToolsFor } from '../support/weather-tools';
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -40,30 +41,7 @@ afterAll(async () => {
   fx?.cleanup();
 });
 
-/** Prompts carry message creation times; everything else must match exactly. */
-const stable = (value: unknown) => JSON.parse(JSON.stringify(value, (key, v) => (key === 'createdAt' ? 0 : v)));
-
-function toolsFor(host: Host, executed: string[]) {
-  const { createTool } = host.tools;
-  const { z } = host.zod;
-  const filler = Object.fromEntries(
-    ['calendar_schedule', 'send_email', 'github_create_issue', 'translate_text', 'stock_quote'].map((id) => [
-      id,
-      createTool({ id, description: `${id.replace(/_/g, ' ')} for the user`, execute: async () => ({ ran: id }) } as any),
-    ]),
-  );
-  const getWeather = createTool({
-    id: 'get_weather',
-    description: 'Get the current weather for a city.',
-    inputSchema: z.object({ city: z.string() }),
-    execute: async (input: any) => {
-      const city = input.city ?? input.context?.city;
-      executed.push(city);
-      return { city, temperature: 21, conditions: 'sunny' };
-    },
-  });
-  return { ...filler, get_weather: getWeather };
-}
+const toolsFor = (host: Host, executed: string[]) => weatherToolsFor(host, executed, 'Get the current weather for a city.');
 
 function expectSameRun(ours: AgentRunResult, ref: AgentRunResult) {
   expect(ours.calls.map((c) => c.tools)).toEqual(ref.calls.map((c) => c.tools));

@@ -3,9 +3,8 @@
 // expiry, clearState/clearAllState, thread isolation, the server killed and restarted
 // mid-conversation (degrade, one warning per outage, recover without a restart, no
 // unhandled rejection), forged names written straight into Redis, bad `storage` values.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { createTool } from '@mastra/core/tools';
@@ -13,6 +12,8 @@ import { z } from 'zod';
 
 import { ToolSearchProcessor, SkillSearchProcessor, redisStore, memoryStore } from '../../index.js';
 import { contextFor, step, tempSkillsWorkspace, type TempWorkspace } from '../support/skill-search';
+import { LineChild } from '../support/line-child';
+import { connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -40,9 +41,7 @@ function recommendedClient(url: string) {
 
 beforeAll(async () => {
   server = await startRedisServer();
-  admin = createClient({ url: server.url });
-  admin.on('error', () => {});
-  await admin.connect();
+  admin = await connectNodeRedis(server.url);
   client = recommendedClient(server.url);
   await client.connect();
   skillsFx = tempSkillsWorkspace();
@@ -278,33 +277,10 @@ describe('bad storage values', () => {
 
 // --- two processes -------------------------------------------------------------------------
 
-class Child {
-  private next = 0;
-  private waiting = new Map<number, (msg: { ok: boolean; value?: unknown; error?: string }) => void>();
-  ready: Promise<unknown>;
-  constructor(readonly proc: ChildProcess) {
-    const rl = readline.createInterface({ input: proc.stdout! });
-    let onReady: (v: unknown) => void;
-    this.ready = new Promise((resolve) => (onReady = resolve));
-    rl.on('line', (line) => {
-      const msg = JSON.parse(line);
-      if (msg.ready) onReady(msg);
-      else this.waiting.get(msg.id)?.(msg);
-    });
-  }
-  async call(op: string, thread: string, name?: string): Promise<any> {
-    const id = ++this.next;
-    const reply = new Promise<{ ok: boolean; value?: unknown; error?: string }>((resolve) => this.waiting.set(id, resolve));
-    this.proc.stdin!.write(`${JSON.stringify({ id, op, thread, name })}\n`);
-    const msg = await reply;
-    if (!msg.ok) throw new Error(msg.error);
-    return msg.value;
-  }
-  async close() {
-    if (this.proc.exitCode !== null) return;
-    const exited = new Promise((r) => this.proc.once('exit', r));
-    this.proc.stdin!.end();
-    await Promise.race([exited, sleep(5000).then(() => this.proc.kill('SIGKILL'))]);
+/** fixtures/processor-store-child.mjs: both processors on redisStore in another process. */
+class Child extends LineChild {
+  call(op: string, thread: string, name?: string): Promise<any> {
+    return this.request({ op, thread, name });
   }
 }
 

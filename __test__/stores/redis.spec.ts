@@ -2,14 +2,15 @@
 // bad input, two processes sharing one server, and faults (server killed and restarted,
 // server paused) with node-redis v5 and ioredis, each with our recommended client settings
 // and with the client's defaults.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, createCluster } from 'redis';
 import IORedis from 'ioredis';
 import { redisStore, encodeThreadKey } from '../../js/stores/redis.js';
 import { assertStateStore, bindStateStore, guardStateStore } from '../../js/stores/index.js';
+import { LineChild } from '../support/line-child';
+import { connectIoRedis, connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -26,15 +27,9 @@ let ioClient: IORedis;
 
 beforeAll(async () => {
   server = await startRedisServer();
-  admin = createClient({ url: server.url });
-  admin.on('error', () => {});
-  await admin.connect();
-  nodeClient = createClient({ url: server.url });
-  nodeClient.on('error', () => {});
-  await nodeClient.connect();
-  ioClient = new IORedis(server.port, '127.0.0.1', { lazyConnect: true });
-  ioClient.on('error', () => {});
-  await ioClient.connect();
+  admin = await connectNodeRedis(server.url);
+  nodeClient = await connectNodeRedis(server.url);
+  ioClient = await connectIoRedis(server.port);
 });
 
 afterAll(async () => {
@@ -256,33 +251,10 @@ describe('redisStore: no Redis package needed to load', () => {
 
 // --- two processes -------------------------------------------------------------------------
 
-class Child {
-  private next = 0;
-  private waiting = new Map<number, (msg: { ok: boolean; value?: unknown; error?: string }) => void>();
-  ready: Promise<{ pid: number; client: string; keyPrefix: string }>;
-  constructor(readonly proc: ChildProcess) {
-    const rl = readline.createInterface({ input: proc.stdout! });
-    let onReady: (v: { pid: number; client: string; keyPrefix: string }) => void;
-    this.ready = new Promise((resolve) => (onReady = resolve));
-    rl.on('line', (line) => {
-      const msg = JSON.parse(line);
-      if (msg.ready) onReady(msg);
-      else this.waiting.get(msg.id)?.(msg);
-    });
-  }
-  async call(op: string, thread?: string, names?: string[]) {
-    const id = ++this.next;
-    const reply = new Promise<{ ok: boolean; value?: unknown; error?: string }>((resolve) => this.waiting.set(id, resolve));
-    this.proc.stdin!.write(`${JSON.stringify({ id, op, thread, names })}\n`);
-    const msg = await reply;
-    if (!msg.ok) throw new Error(msg.error);
-    return msg.value;
-  }
-  async close() {
-    if (this.proc.exitCode !== null) return;
-    const exited = new Promise((r) => this.proc.once('exit', r));
-    this.proc.stdin!.end();
-    await Promise.race([exited, sleep(5000).then(() => this.proc.kill('SIGKILL'))]);
+/** fixtures/store-child.mjs: one store in another process. */
+class Child extends LineChild<{ pid: number; client: string; keyPrefix: string }> {
+  call(op: string, thread?: string, names?: string[]): Promise<unknown> {
+    return this.request({ op, thread, names });
   }
 }
 

@@ -14,6 +14,7 @@ import { memoryStore, redisStore, SkillSearchProcessor, ToolSearchProcessor } fr
 import { encodeThreadKey } from '../../js/stores/redis.js';
 import { sharedThreadKey, threadKey } from '../../js/thread-id.js';
 import { call, step as skillStep, tempSkillsWorkspace, type TempWorkspace } from '../support/skill-search';
+import { connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 import { step as toolStep, tool } from '../support/tool-search';
 
@@ -177,9 +178,7 @@ function describeId(id: unknown): string {
 
 beforeAll(async () => {
   server = await startRedisServer();
-  client = createClient({ url: server.url });
-  client.on('error', () => {});
-  await client.connect();
+  client = await connectNodeRedis(server.url);
   skillsWorkspace = tempSkillsWorkspace(
     NAMES.map((n) => ({ name: n, description: `The ${n} skill`, body: `Instructions: marker-${n}-body.` })),
   );

@@ -142,19 +142,7 @@ export async function call(tool: any, input: unknown): Promise<any> {
 
 export { scriptedModel } from './scripted-model';
 
-/**
- * Shifts `Date.now()` forward by `ms` (time keeps running) until `restore()`: lets a test pass
- * the processor's full re-check interval or Mastra's staleness cooldown without sleeping.
- */
-export function shiftClock(ms: number): { restore(): void } {
-  const realNow = Date.now;
-  Date.now = () => realNow.call(Date) + ms;
-  return {
-    restore: () => {
-      Date.now = realNow;
-    },
-  };
-}
+export { shiftClock } from './clock';
 
 /** Longer than SkillSearchProcessor's full re-check interval (5 s in js/skill-search.js). */
 export const PAST_FULL_CHECK_MS = 6_000;

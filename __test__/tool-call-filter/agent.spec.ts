@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 import { ToolCallFilter } from '../../index.js';
 import { scriptedModel, type ModelCall, type ScriptStep } from '../support/scripted-model';
+import { clientHistory } from '../support/tool-call-filter-history';
 
 type Step = ScriptStep;
 
@@ -28,26 +29,7 @@ const search = createTool({
 } as any);
 
 // A history with earlier tool calls and results, as AI SDK messages.
-const history = [
-  { role: 'user', content: 'What is the weather in NYC?' },
-  {
-    role: 'assistant',
-    content: [
-      { type: 'text', text: 'Let me check.' },
-      { type: 'tool-call', toolCallId: 'hist-weather', toolName: 'weather', input: { city: 'NYC' } },
-      { type: 'tool-call', toolCallId: 'hist-search', toolName: 'search', input: { q: 'nyc' } },
-    ],
-  },
-  {
-    role: 'tool',
-    content: [
-      { type: 'tool-result', toolCallId: 'hist-weather', toolName: 'weather', output: { type: 'json', value: { forecast: 'Sunny in NYC' } } },
-      { type: 'tool-result', toolCallId: 'hist-search', toolName: 'search', output: { type: 'json', value: { hits: 3 } } },
-    ],
-  },
-  { role: 'assistant', content: 'It is sunny in NYC.' },
-  { role: 'user', content: 'And Paris, Rome and Oslo?' },
-];
+const history = clientHistory('And Paris, Rome and Oslo?');
 
 const threeToolSteps: Step[] = [
   { tool: 'weather', input: { city: 'Paris' } },

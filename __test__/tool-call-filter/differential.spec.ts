@@ -8,25 +8,10 @@ import { ToolCallFilter as ReferenceFilter } from '@mastra/core/processors';
 import { describe, expect, it } from 'vitest';
 
 import { ToolCallFilter } from '../../index.js';
+import { chance, pick, prng, type Rng } from '../support/tool-call-filter-generate';
 
 const CONVERSATIONS = 2_000;
 const BATCHES = 4;
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rng = () => number;
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)];
-const chance = (rng: Rng, p: number) => rng() < p;
 
 const TOOL_NAMES = ['weather', 'search', 'calculator', 'renamed', 'book-flight'] as const;
 const TOOL_CALL_IDS = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8'] as const;

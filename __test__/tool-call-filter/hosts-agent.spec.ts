@@ -13,6 +13,7 @@ import { runAgent, type AgentRunResult } from '../support/agent-run';
 import { HOST_VERSIONS, loadHost, type Host } from '../support/hosts';
 import type { ScriptStep } from '../support/scripted-model';
 import { withoutClock, withoutCreatedAt } from '../support/tool-call-filter-generate';
+import { clientHistory } from '../support/tool-call-filter-history';
 
 const CONFIGS: Array<Record<string, unknown>> = [
   {},
@@ -23,26 +24,7 @@ const CONFIGS: Array<Record<string, unknown>> = [
 ];
 
 // Turn 1 arrives with a client-sent history holding earlier tool calls and results.
-const HISTORY = [
-  { role: 'user', content: 'What is the weather in NYC?' },
-  {
-    role: 'assistant',
-    content: [
-      { type: 'text', text: 'Let me check.' },
-      { type: 'tool-call', toolCallId: 'hist-weather', toolName: 'weather', input: { city: 'NYC' } },
-      { type: 'tool-call', toolCallId: 'hist-search', toolName: 'search', input: { q: 'nyc' } },
-    ],
-  },
-  {
-    role: 'tool',
-    content: [
-      { type: 'tool-result', toolCallId: 'hist-weather', toolName: 'weather', output: { type: 'json', value: { forecast: 'Sunny in NYC' } } },
-      { type: 'tool-result', toolCallId: 'hist-search', toolName: 'search', output: { type: 'json', value: { hits: 3 } } },
-    ],
-  },
-  { role: 'assistant', content: 'It is sunny in NYC.' },
-  { role: 'user', content: 'And Paris and Rome?' },
-];
+const HISTORY = clientHistory('And Paris and Rome?');
 
 const SCRIPT: ScriptStep[] = [
   // Parallel calls, a kept one before a filtered one: where a `<tool> result:` text goes matters.

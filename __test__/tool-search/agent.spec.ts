@@ -1,18 +1,14 @@
 // End-to-end: a real Mastra Agent with a scripted model runs search -> load -> use. The
 // tools offered and the prompt at every step must equal what the reference produces.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { Native, Reference, requestContext, tool } from '../support/tool-search';
+import { METATOOL_TOOLS } from '../support/metatool';
 import { scriptedModel, type ScriptStep } from '../support/scripted-model';
 
-const catalog: Array<{ id: string; description: string }> = readFileSync(join(__dirname, '..', '..', 'data', 'metatool', 'tools.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l));
+const catalog = METATOOL_TOOLS;
 
 function buildTools(executed: unknown[]) {
   const tools: Record<string, any> = Object.fromEntries(catalog.map((t) => [t.id, tool(t.id, t.description)]));

@@ -1,21 +1,13 @@
 // Differential tests: the same inputs through @mastra/core 1.59.0 and through ours must give
 // the same outputs. Catalog and queries: the MetaTool benchmark (data/metatool).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Native, Reference, plain, requestContext, step, tool, toolResultMessage } from '../support/tool-search';
 // Deterministic PRNG shared with the benchmarks, so every run checks the same sample.
 import { rng } from '../../bench/util.mjs';
+import { METATOOL_QUERIES, METATOOL_TOOLS } from '../support/metatool';
 
-const dataDir = join(__dirname, '..', '..', 'data', 'metatool');
-const catalog: Array<{ id: string; description: string }> = readFileSync(join(dataDir, 'tools.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l));
-const allQueries: string[] = readFileSync(join(dataDir, 'queries.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l).query);
+const catalog = METATOOL_TOOLS;
+const allQueries = METATOOL_QUERIES;
 
 function sample<T>(items: T[], n: number, seed: number): T[] {
   const r = rng(seed);

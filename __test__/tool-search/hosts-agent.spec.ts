@@ -4,38 +4,15 @@
 // the tool results and the stored thread must be identical.
 import { describe, expect, it } from 'vitest';
 
-import { runAgent, type AgentRunResult } from '../support/agent-run';
+import { runAgent, stable, type AgentRunResult } from '../support/agent-run';
 import { HOST_VERSIONS, loadHost, type Host } from '../support/hosts';
 import type { ScriptStep } from '../support/scripted-model';
+import { weatherToolsFor } from '../support/weather-tools';
 
 const NEWEST = HOST_VERSIONS[HOST_VERSIONS.length - 1];
 
-/** Prompts carry message creation times; everything else must match exactly. */
-function stable(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'createdAt' ? 0 : v)));
-}
-
-function toolsFor(host: Host, executed: string[]) {
-  const { createTool } = host.tools;
-  const { z } = host.zod;
-  const filler = Object.fromEntries(
-    ['calendar_schedule', 'send_email', 'github_create_issue', 'translate_text', 'stock_quote'].map((id) => [
-      id,
-      createTool({ id, description: `${id.replace(/_/g, ' ')} for the user`, execute: async () => ({ ran: id }) } as any),
-    ]),
-  );
-  const getWeather = createTool({
-    id: 'get_weather',
-    description: 'Get the current weather for a city. '.repeat(6),
-    inputSchema: z.object({ city: z.string() }),
-    execute: async (input: any) => {
-      const city = input.city ?? input.context?.city;
-      executed.push(city);
-      return { city, temperature: 21, conditions: 'sunny' };
-    },
-  });
-  return { ...filler, get_weather: getWeather };
-}
+// A long get_weather description: the prompt's tool listing is long enough to matter.
+const toolsFor = (host: Host, executed: string[]) => weatherToolsFor(host, executed, 'Get the current weather for a city. '.repeat(6));
 
 async function runWith(host: Host, which: 'host' | 'ours', options: Record<string, unknown>, script: ScriptStep[], hostFor = host) {
   const executed: string[] = [];

@@ -5,25 +5,17 @@
 //   1.58 = 1.59; 1.60 adds the memory-thread fallback (parseMemoryRequestContext) and the
 //   single-form load_tool in context storage; 1.67 adds injectCatalog; 1.67 = 1.71.
 // On hosts without injectCatalog ours still offers it, in the newest host's format.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { HOST_VERSIONS, loadHost, type Host } from '../support/hosts';
 // Deterministic PRNG shared with the benchmarks, so every run checks the same sample.
 import { rng } from '../../bench/util.mjs';
+import { METATOOL_QUERIES, METATOOL_TOOLS } from '../support/metatool';
 
 const NEWEST = HOST_VERSIONS[HOST_VERSIONS.length - 1];
 
-const dataDir = join(__dirname, '..', '..', 'data', 'metatool');
-const metaTools: Array<{ id: string; description: string }> = readFileSync(join(dataDir, 'tools.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l));
-const allQueries: string[] = readFileSync(join(dataDir, 'queries.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l).query);
+const metaTools = METATOOL_TOOLS;
+const allQueries = METATOOL_QUERIES;
 const r = rng(7);
 const queries = [
   ...Array.from({ length: 300 }, () => allQueries[Math.floor(r() * allQueries.length)]),
