@@ -15,7 +15,7 @@ export default mergeConfig(
   base,
   defineConfig({
     test: {
-      exclude: ['__test__/native-loader.spec.ts', '__test__/test-runners.spec.ts', '__test__/churn.spec.ts', '**/node_modules/**'],
+      exclude: ['__test__/packaging/native-loader.spec.ts', '__test__/packaging/test-runners.spec.ts', '__test__/binding/churn.spec.ts', '**/node_modules/**'],
       // WebAssembly runs several times slower than the native build.
       testTimeout: 300_000,
       hookTimeout: 120_000,

@@ -1,6 +1,6 @@
 // Checks data/multilingual (the project's own multilingual tool-retrieval set) and reports
 // its make-up. `node scripts/check-multilingual-data.mjs` prints the report and exits 1
-// when a rule is broken; __test__/multilingual-data.spec.ts runs the same checks.
+// when a rule is broken; __test__/data/multilingual.spec.ts runs the same checks.
 //
 // "Shares no word" (the paraphrase measure) uses this tokenization, the same for a
 // request and for a tool's id + description:

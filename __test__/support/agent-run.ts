@@ -41,6 +41,11 @@ export type AgentRunResult = {
 
 export type StoredMessage = { role: string; parts: unknown[]; content?: unknown };
 
+/** A JSON copy with message creation times zeroed: prompts carry them; all else must match exactly. */
+export function stable(value: unknown): any {
+  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'createdAt' ? 0 : v)));
+}
+
 /** Drops what differs run to run (ids, timestamps) and keeps what the user would see. */
 export function normalizeStored(messages: any[]): StoredMessage[] {
   return messages.map((m) => {

@@ -78,16 +78,7 @@ export function gate(): { promise: Promise<void>; open(): void } {
   return { promise, open };
 }
 
-/** Shifts `Date.now()` forward by `ms` until `restore()` (passes Mastra's staleness cooldown). */
-export function shiftClock(ms: number): { restore(): void } {
-  const realNow = Date.now;
-  Date.now = () => realNow.call(Date) + ms;
-  return {
-    restore: () => {
-      Date.now = realNow;
-    },
-  };
-}
+export { shiftClock } from './clock';
 
 /** Longer than every host's skills staleness cooldown (2 s on 1.58/1.59, 30 s on 1.60+). */
 export const PAST_STALENESS_COOLDOWN_MS = 60_000;
