@@ -175,7 +175,19 @@ export declare class NativeToolCatalog {
   listing(preferId: boolean): NativeListing
   /** Keys that contain, or are contained in, `requested` (case-insensitive), in key order. */
   suggestionKeys(requested: string): Array<string>
+  /**
+   * Handles of the tools that come up for requests about other tools (stuffed
+   * descriptions), from the tools' `handles` and `descriptions` (at most 64 are searched):
+   * never loaded on a guess. Call once per catalog.
+   */
+  hubHandles(handles: Uint32Array, descriptions: Array<string>): Uint32Array
 }
+
+/**
+ * Positions of the `descriptions` over three times their average length (analysed words):
+ * loaded on a guess only with more confidence.
+ */
+export declare function longDescriptions(descriptions: Array<string>): Uint32Array
 
 /**
  * A completed `search_tools`/`load_tool` result from the messages, reduced to what can

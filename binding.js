@@ -841,6 +841,7 @@ module.exports.NativeSemanticModel = nativeBinding.NativeSemanticModel
 module.exports.NativeSemanticOverride = nativeBinding.NativeSemanticOverride
 module.exports.NativeSkillIndex = nativeBinding.NativeSkillIndex
 module.exports.NativeToolCatalog = nativeBinding.NativeToolCatalog
+module.exports.longDescriptions = nativeBinding.longDescriptions
 module.exports.nativeSkillSuggestions = nativeBinding.nativeSkillSuggestions
 module.exports.nativeToolCallFilterDecide = nativeBinding.nativeToolCallFilterDecide
 module.exports.nativeToolCallFilterDecidePrompt = nativeBinding.nativeToolCallFilterDecidePrompt

@@ -499,6 +499,18 @@ impl NativeToolCatalog {
     pub fn suggestion_keys(&self, requested: String) -> Vec<String> {
         self.inner.suggestion_keys(&requested).into_iter().map(str::to_owned).collect()
     }
+
+    /// Handles of the tools that come up for requests about other tools (stuffed
+    /// descriptions), from the tools' `handles` and `descriptions` (at most 64 are searched):
+    /// never loaded on a guess. Call once per catalog.
+    #[napi(catch_unwind)]
+    pub fn hub_handles(&self, handles: Uint32Array, descriptions: Vec<String>) -> Result<Uint32Array> {
+        if handles.len() != descriptions.len() {
+            return Err(Error::new(Status::InvalidArg, "handles and descriptions must have the same length"));
+        }
+        let probes = handles.iter().copied().zip(descriptions.iter().map(String::as_str));
+        Ok(Uint32Array::new(self.inner.hub_handles(probes)))
+    }
 }
 
 /// `{ threadCount, oldestAccessTime }`
@@ -665,4 +677,11 @@ mod tests {
         assert!(check(&utf8("a\0\0x\0p"), 1, SearchMode::Enhanced, KeyConflicts::Reject).is_ok());
         assert!(check(&[b'a', 0, 0xff, 0, b'x'], 1, SearchMode::Compatible, KeyConflicts::Reject).unwrap_err().reason.contains("not UTF-8"));
     }
+}
+
+/// Positions of the `descriptions` over three times their average length (analysed words):
+/// loaded on a guess only with more confidence.
+#[napi(js_name = "longDescriptions", catch_unwind)]
+pub fn long_descriptions(descriptions: Vec<String>) -> Uint32Array {
+    Uint32Array::new(mastra_native_core::catalog::long_descriptions(descriptions.iter().map(String::as_str)))
 }

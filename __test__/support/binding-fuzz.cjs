@@ -25,6 +25,7 @@ const {
   nativeToolCallFilterDecidePrompt,
   nativeToolCallFilterLayout,
   nativeWorkspaceTokens,
+  longDescriptions,
 } = binding;
 
 const [entryName, seedArg, randomArg] = process.argv.slice(2);
@@ -343,6 +344,7 @@ const ENTRIES = {
   'NativeToolCatalog#resolve': { call: method(() => catalog, 'resolve'), params: ['strs', 'bool'], baseline: [['mail', 'get_weather'], false] },
   'NativeToolCatalog#listing': { call: method(() => catalog, 'listing'), params: ['bool'], baseline: [true] },
   'NativeToolCatalog#suggestionKeys': { call: method(() => catalog, 'suggestionKeys'), params: ['str'], baseline: ['weather'] },
+  'NativeToolCatalog#hubHandles': { call: method(() => catalog, 'hubHandles'), params: ['u32', 'strs'], baseline: [Uint32Array.of(0, 1), ['Get the weather', 'Send mail']] },
   'NativeToolCatalog#size': { call: (receiver) => Object.getOwnPropertyDescriptor(NativeToolCatalog.prototype, 'size').get.call(receiver), params: ['catalog'], baseline: [catalog] },
   'NativeLoadedNameStore': {
     call: (thread, names, ttl) => {
@@ -394,6 +396,7 @@ const ENTRIES = {
   },
   nativeSkillSuggestions: { call: nativeSkillSuggestions, params: ['str', 'strs', 'num'], baseline: ['pfd', ['pdf', 'git'], 3] },
   nativeWorkspaceTokens: { call: nativeWorkspaceTokens, params: ['str'], baseline: ['Hello, world'] },
+  longDescriptions: { call: longDescriptions, params: ['strs'], baseline: [['Get the weather', 'Send mail']] },
   nativeToolCallFilterDecide: { call: nativeToolCallFilterDecide, params: ['ints', 'num', 'ints', 'ints', 'ints', 'bytes', 'ints', 'ints', 'bytes', 'ints'], baseline: decideArgs(), structured: decideArgs },
   'nativeToolCallFilterDecide(copyOut)': { call: nativeToolCallFilterDecide, params: ['ints', 'num', 'ints', 'ints', 'ints', 'bytes', 'ints', 'ints', 'bytes', 'ints', 'bool'], baseline: copyingOut(decideArgs()), structured: () => copyingOut(decideArgs()) },
   'nativeToolCallFilterDecidePrompt(copyOut)': { call: nativeToolCallFilterDecidePrompt, params: ['ints', 'num', 'ints', 'ints', 'bytes', 'bytes', 'ints', 'ints', 'bytes', 'ints', 'bool'], baseline: copyingOut(decidePromptArgs()), structured: () => copyingOut(decidePromptArgs()) },

@@ -38,7 +38,9 @@ describe('ToolSearchProcessor preload', () => {
     expect(result.text).toBe('done');
     const preloadMessages = systemTexts(log[0].prompt as any[]).filter((t) => t.includes(PRELOAD_HEADER));
     expect(preloadMessages).toHaveLength(1);
-    expect(preloadMessages[0]).toContain('- `get_weather`: Get the current weather and the forecast for a city');
+    // names only: a description (maybe an untrusted server's) is not raised to a system message
+    expect(preloadMessages[0]).toContain('- `get_weather`');
+    expect(preloadMessages[0]).not.toContain('Get the current weather');
     expect(events).toHaveLength(1);
     expect(events[0].threadId).toBe('p1');
     expect(events[0].query).toBe('What is the weather forecast for Lisbon?');

@@ -218,6 +218,7 @@ function unfilteredResults(catalog, query, topK, minScore) {
 
 class Catalog {
   #size;
+  #guarded;
   /**
    * `memo` holds what is derived from the catalog's strings only (the injectCatalog
    * listing); an overlay shares it with the overlay cache, so equal request tools reuse it.
@@ -257,6 +258,22 @@ class Catalog {
 
   descriptionAt(handle) {
     return this.#at('descriptions', handle);
+  }
+
+  /**
+   * What preload must not take on a guess (see the core's catalog/hubs.rs), worked out once per
+   * catalog: `hubs`, names of the tools that come up for requests about other tools (never
+   * loaded on a guess), and `long`, names of the tools whose description is over three times
+   * the catalog's average length (loaded on a guess only with more confidence).
+   */
+  guarded() {
+    if (!this.#guarded) {
+      const handles = Uint32Array.from({ length: this.size }, (_, i) => i);
+      const descriptions = encodeTexts(Array.from(handles, (h) => this.descriptionAt(h) ?? ''));
+      const names = (found) => new Set(Array.from(found, (handle) => this.idAt(handle)));
+      this.#guarded = { hubs: names(this.native.hubHandles(handles, descriptions)), long: names(native.longDescriptions(descriptions)) };
+    }
+    return this.#guarded;
   }
 }
 

@@ -22,6 +22,15 @@ const { ContextNames, InMemoryNames, SharedNames } = require('./state.js');
 
 const { META_TOOL_NAMES, schemasFor } = messages;
 
+/**
+ * The confidence preload (and a search's loads) needs for a tool whose description is over three
+ * times the catalog's average length: real catalogs have such tools, and a description stuffed
+ * with the words requests are made of is one (bench/hostile-tools.mjs). A floor for every hit
+ * would cost model calls (on MetaTool's tuning half, 0.1 below the best hit: hybrid + preload
+ * 1.57 -> 1.70 calls per solved task), so it applies to these outliers only.
+ */
+const LONG_DESCRIPTION_MIN_CONFIDENCE = 0.2;
+
 /** The request's thread id, read as the installed host reads it (see thread-id.js). */
 function threadIdOf(requestContext) {
   return resolveThreadIdFor(requestContext, host.capabilities.toolSearchMemoryThread);
@@ -387,11 +396,16 @@ class ToolSearchProcessor {
   async #preloadChoice(catalog, requestContext, query, { max: maxTools, minConfidence } = this.#config.preload) {
     if (!query.trim()) return [];
     const { results, tools, confidences } = await this.#preloadRanking(catalog, requestContext, query);
+    const { hubs, long } = catalog.guarded();
     const chosen = [];
     for (let i = 0; i < results.length && chosen.length < maxTools; i++) {
       if (confidences[i] < minConfidence) break;
       const { name, description } = results[i];
       if (chosen.some((c) => c.name === name)) continue;
+      // A tool that comes up for requests about other tools is never loaded on a guess, and
+      // one with an outlier-long description (how a stuffed tool looks) only with confidence.
+      if (hubs.has(name)) continue;
+      if (long.has(name) && confidences[i] < LONG_DESCRIPTION_MIN_CONFIDENCE) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'load'))) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'active'))) continue;
       chosen.push({ name, description, confidence: Math.round(confidences[i] * 1000) / 1000 });

@@ -14,7 +14,8 @@
 //! - `names.rs`: key and id lookups, name resolution, listing and suggestions;
 //! - `search.rs`: compatible and enhanced ranking;
 //! - `hybrid.rs`: enhanced ranking fused with a static embedding model's;
-//! - `entries.rs`: the entries' storage (one text buffer, a row per tool).
+//! - `entries.rs`: the entries' storage (one text buffer, a row per tool);
+//! - `hubs.rs`: tools that come up for requests about other tools (never loaded on a guess).
 
 use std::sync::Arc;
 
@@ -24,6 +25,7 @@ use crate::enhanced::EnhancedIndex;
 mod build;
 mod checks;
 mod entries;
+mod hubs;
 mod hybrid;
 mod names;
 mod search;
@@ -33,6 +35,7 @@ pub(crate) mod tests;
 pub use build::{BuildOptions, CatalogSource, SearchMode, Validation};
 pub use checks::{BuildError, CatalogError, CheckedCatalog, KeyConflicts};
 pub use entries::{JoinedError, ToolRef};
+pub use hubs::long_descriptions;
 pub use hybrid::{HybridRanker, Override};
 
 use entries::Entries;
