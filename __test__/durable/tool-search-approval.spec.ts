@@ -141,3 +141,26 @@ for (const version of DURABLE_HOSTS) {
     });
   });
 }
+
+describe('nothing to read back: one warning naming what to configure', () => {
+  it("storage: 'context' without a registered Mastra or a thread warns once, only for a catalog with an approval tool", async () => {
+    const host = createRequire(join(HOSTS_DIR, NEWEST, 'package.json'));
+    const { ToolSearchProcessor } = host('mastra-native-processors');
+    const { createTool } = host('@mastra/core/tools');
+    const { RequestContext } = host('@mastra/core/request-context');
+    const gated = createTool({ id: 'deploy_service', description: 'Deploy', requireApproval: true, execute: async () => ({}) });
+    const plainTool = createTool({ id: 'weather', description: 'Weather', execute: async () => ({}) });
+    const warnings: string[] = [];
+    const logger = { warn: (text: string) => warnings.push(text), debug() {}, info() {}, error() {} };
+    const withGate = new ToolSearchProcessor({ tools: { deploy_service: gated }, storage: 'context' });
+    withGate.__registerMastra({ getLogger: () => logger });
+    const withoutGate = new ToolSearchProcessor({ tools: { weather: plainTool }, storage: 'context' });
+    withoutGate.__registerMastra({ getLogger: () => logger });
+    for (let i = 0; i < 3; i++) {
+      expect(await withGate.getLoadedToolsForRequestContext({ requestContext: new RequestContext() })).toEqual({});
+      expect(await withoutGate.getLoadedToolsForRequestContext({ requestContext: new RequestContext() })).toEqual({});
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cannot find the tools this conversation loaded: the request has no memory thread .*redisStore\(client\)/);
+  });
+});
