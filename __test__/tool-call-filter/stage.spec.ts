@@ -58,8 +58,10 @@ describe('ToolCallFilter option "stage"', () => {
       { role: 'user', content: [{ type: 'text', text: 'hi' }] },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: {} }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: { type: 'text', value: 'x' } }] },
+      // (a new user message makes the call history; calls after the last one are a resumed run's)
+      { role: 'user', content: [{ type: 'text', text: 'again' }] },
     ];
-    expect(await plain.processLLMRequest({ prompt, state: {} })).toEqual({ prompt: [prompt[0]] });
+    expect(await plain.processLLMRequest({ prompt, state: {} })).toEqual({ prompt: [prompt[0], prompt[3]] });
   });
 });
 
@@ -113,10 +115,11 @@ describe("processLLMRequest on malformed prompts (stage: 'prompt')", () => {
         { role: 'user', content: [{ type: 'text', text: 'hi' }] },
         { role: 'assistant', content: [call('c1')] },
         { role: 'tool', content: [{ ...result('c1'), output, providerOptions: { mastra: { modelOutput: output } } }] },
+        { role: 'user', content: [{ type: 'text', text: 'again' }] },
       ];
       const out = await filter.processLLMRequest({ prompt, state: {} });
       expect(out.prompt[0]).toBe(prompt[0]);
-      expect(out.prompt.length).toBeLessThanOrEqual(2);
+      expect(out.prompt.length).toBeLessThanOrEqual(3);
     }
   });
 });

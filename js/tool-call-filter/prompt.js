@@ -63,6 +63,36 @@ function promptRules(capabilities, filterAfterToolSteps, preserveModelOutput) {
   return { preserve, replacement, splitAfterKeptCalls };
 }
 
+/** The tool-call ids of a prompt message's tool parts. */
+function toolCallIdsOf(message, into) {
+  if (!message || (message.role !== 'assistant' && message.role !== 'tool') || !Array.isArray(message.content)) return;
+  for (const part of message.content) {
+    if (part && (part.type === 'tool-call' || part.type === 'tool-result')) into.add(part.toolCallId);
+  }
+}
+
+/**
+ * For a request's first prompt that ends with tool calls after its last user message (a resumed
+ * run): the ids before that message, i.e. the history. Undefined for an ordinary first prompt.
+ */
+function historyBeforeResumedCalls(prompt) {
+  let lastUser = -1;
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    if (prompt[i]?.role === 'user') {
+      lastUser = i;
+      break;
+    }
+  }
+  if (lastUser < 0) return undefined;
+  const trailing = new Set();
+  for (let i = lastUser + 1; i < prompt.length; i++) toolCallIdsOf(prompt[i], trailing);
+  if (trailing.size === 0) return undefined;
+  const history = new Set();
+  for (let i = 0; i < lastUser; i++) toolCallIdsOf(prompt[i], history);
+  // (an id both before and after the user message stays history, as the host has it)
+  return history;
+}
+
 /** Upper bound of the answer ints: changed flag, history list, step lists, and per part a plan of
  * source, count and at most one segment per node; plus the split plans (at most 3 per assistant
  * message and one per part). */
@@ -98,6 +128,13 @@ function runPromptFilter(filter, prompt, state) {
     }
     encoder.encodePrompt(prompt, replacement);
 
+    // A resumed run (an approval, a suspended tool's answer) starts with its own calls after the
+    // last user message; the host records them as history and strips them (#24382). Ours
+    // records only the calls before that message, so the run keeps its own calls and results.
+    if (preserve === PRESERVE_RUN && requestState[HISTORY_TOOL_CALL_IDS] == null) {
+      const resumedHistory = historyBeforeResumedCalls(prompt);
+      if (resumedHistory) requestState[HISTORY_TOOL_CALL_IDS] = resumedHistory;
+    }
     // The recorded history (a Set in the host) decides, per interned id, what belongs to the run.
     const history = preserve === PRESERVE_PROMPT_STEPS ? undefined : requestState[HISTORY_TOOL_CALL_IDS];
     const historyKnown = history != null;

@@ -18,7 +18,8 @@ const messages = require('./messages.js');
 const { normalizeOptions } = require('./options.js');
 const { Catalog, buildStaticCatalog, hybridModelFor, nativeStrings, nativeTools } = require('./catalog.js');
 const { overlayOffThread, readResolvedTools, readStaticTools, unfilteredResults } = require('./catalog.js');
-const { ContextNames, InMemoryNames, SharedNames } = require('./state.js');
+const { ContextNames, InMemoryNames, SharedNames, namesFromMessages } = require('./state.js');
+const { suspendedThreadMessages } = require('../persisted-thread.js');
 
 const { META_TOOL_NAMES, schemasFor } = messages;
 
@@ -55,6 +56,10 @@ class ToolSearchProcessor {
   #preloadMode;
   /** The Mastra logger once registered (store outage warnings), else console. */
   #logger;
+  /** The Mastra instance once registered: its storage holds the threads resumes read back. */
+  #mastra;
+  /** Whether the warning that a resume cannot find the loaded tools was given. */
+  #warnedResume = false;
 
   constructor(options) {
     const config = normalizeOptions(options);
@@ -92,6 +97,7 @@ class ToolSearchProcessor {
 
   /** Called by Mastra when the processor is registered: its logger receives store warnings. */
   __registerMastra(mastra) {
+    if (mastra && typeof mastra === 'object') this.#mastra = mastra;
     const logger = typeof mastra?.getLogger === 'function' ? mastra.getLogger() : undefined;
     if (logger && typeof logger.warn === 'function') this.#logger = logger;
   }
@@ -603,9 +609,46 @@ class ToolSearchProcessor {
       if (this.#config.preload && this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, stepArgs.messages, true);
       return this.#loadedTools(catalog, names, requestContext);
     }
-    const threadId = threadIdOf(args?.requestContext);
-    const names = await this.#store.loadedNames(threadId, undefined);
-    return this.#loadedTools(await this.#catalogForStep(args?.tools), names, args?.requestContext);
+    const requestContext = args?.requestContext;
+    const threadId = threadIdOf(requestContext);
+    const catalog = await this.#catalogForStep(args?.tools);
+    const names = new Set(await this.#store.loadedNames(threadId, undefined));
+    // A shared store outlives the process; the other storages read a suspended run's loads
+    // back from the thread's persisted messages (a resume after expiry or a restart).
+    if (!this.#shared) await this.#addPersistedLoads(catalog, names, threadId, requestContext);
+    return this.#loadedTools(catalog, names, requestContext);
+  }
+
+  /**
+   * The resume path without step messages (the host rebuilds a run's tools after its registry
+   * entry expired or the process restarted): when the thread has a run waiting for an approval
+   * or a resume, the loads its persisted messages record (and, in context storage, their
+   * preloads) join `names`. Where nothing can be read, one warning says what to configure.
+   */
+  async #addPersistedLoads(catalog, names, threadId, requestContext) {
+    const { messages, reason } = await suspendedThreadMessages(this.#mastra, threadId);
+    if (!messages) {
+      if (reason === 'no-thread' || reason === 'no-storage') this.#warnResumeBlind(catalog, reason);
+      return;
+    }
+    for (const name of namesFromMessages(messages)) names.add(name);
+    if (this.#config.preload && this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, messages, true);
+  }
+
+  /** Once, and only for a catalog with a tool that can wait (approval or suspension). */
+  #warnResumeBlind(catalog, reason) {
+    if (this.#warnedResume) return;
+    const tools = [...catalog.static.tools, ...(catalog.resolved?.tools ?? [])];
+    if (!tools.some((t) => t && (t.requireApproval || t.suspendSchema))) return;
+    this.#warnedResume = true;
+    const why = reason === 'no-thread'
+      ? 'the request has no memory thread (mastra__threadId or Memory)'
+      : 'the registered Mastra instance has no storage with the thread\'s messages';
+    const fix = this.#config.storage === 'context'
+      ? "give the agent Memory on the Mastra instance's storage, or use a shared store (storage: redisStore(client))"
+      : 'use a shared store (storage: redisStore(client)), or give the agent Memory on the Mastra instance\'s storage';
+    const text = `ToolSearchProcessor: a run resumed after its in-process state is gone (an approval after the durable run registry entry expired, or after a restart) cannot find the tools this conversation loaded: ${why}; ${fix}.`;
+    (this.#logger ?? console).warn(text);
   }
 
   /**

@@ -97,6 +97,18 @@ function activationRecords(messages) {
   return records;
 }
 
+/** Stateless when asked without a thread: derives names from records only. */
+let recordsOnly;
+
+/**
+ * The names a thread's persisted messages activated (the resume paths read them back from
+ * storage when the run's in-process state is gone; see persisted-thread.js).
+ */
+function namesFromMessages(messages) {
+  recordsOnly ??= new native.NativeContextNameStore();
+  return decodeTexts(recordsOnly.loadedNames(undefined, activationRecords(messages), false));
+}
+
 /** `storage: 'context'`: the messages are the record; a supplemental set bridges one step. */
 class ContextNames {
   constructor() {
@@ -152,4 +164,4 @@ class SharedNames extends SharedLoadedNames {
   }
 }
 
-module.exports = { ContextNames, InMemoryNames, SharedNames };
+module.exports = { ContextNames, InMemoryNames, SharedNames, namesFromMessages };
