@@ -4,6 +4,7 @@
 use super::accumulate::{Accumulators, Scratch, PACKED_TERMS, SCRATCH};
 use super::expand::QueryTerms;
 use super::postings::Postings;
+use super::super::action::Actions;
 use super::{EnhancedIndex, FIELDS, SCORE_SLACK};
 
 /// A query term's posting list as [`EnhancedIndex::score_top`] reads it.
@@ -77,6 +78,7 @@ impl EnhancedIndex {
             return Vec::new();
         }
         let (lists, credits) = self.ranked_lists(&q);
+        let wanted = self.query_actions(query);
         // The matched mass is kept for the covered fields only, densely numbered: with the
         // shipped tuning, as bits beside the score when the query has few enough covering
         // terms, or 8 bytes a document beside the scores (fewer cache misses on big catalogs
@@ -84,11 +86,11 @@ impl EnhancedIndex {
         SCRATCH.with(|cell| {
             let Scratch { packed: packed_acc, split2, split_all, touched } = &mut *cell.borrow_mut();
             if self.covered.len() <= 2 && packed && credits.len() <= PACKED_TERMS {
-                self.score_top::<2, _>(&lists, &credits, limit, by_fields, packed_acc.view(self.docs), touched)
+                self.score_top::<2, _>(&lists, &credits, wanted, limit, by_fields, packed_acc.view(self.docs), touched)
             } else if self.covered.len() <= 2 {
-                self.score_top::<2, _>(&lists, &credits, limit, by_fields, split2.view(self.docs), touched)
+                self.score_top::<2, _>(&lists, &credits, wanted, limit, by_fields, split2.view(self.docs), touched)
             } else {
-                self.score_top::<FIELDS, _>(&lists, &credits, limit, by_fields, split_all.view(self.docs), touched)
+                self.score_top::<FIELDS, _>(&lists, &credits, wanted, limit, by_fields, split_all.view(self.docs), touched)
             }
         })
     }
@@ -130,6 +132,7 @@ impl EnhancedIndex {
         &self,
         lists: &[RankedList],
         credits: &[f32],
+        wanted: Actions,
         limit: usize,
         by_fields: bool,
         mut acc: A,
@@ -204,7 +207,10 @@ impl EnhancedIndex {
         let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { len });
         // The coverage factors multiply a score by at most this (plus rounding slack):
         // a kept-top document below the last kept one even at that skips them.
-        let max_factor = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001;
+        // The action factor (see `super::super::action`) multiplies it by at most `action_max`.
+        let action_max = self.max_action_factor(wanted);
+        let weigh_actions = !wanted.is_empty() && !self.actions.is_empty();
+        let max_factor = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001 * action_max;
         // Large catalogs: per set of places with matched mass, the largest product of their
         // factors (a tighter bound than `max_factor` that needs no field masses).
         let factor_of_mask: Vec<f32> = if by_fields {
@@ -213,7 +219,7 @@ impl EnhancedIndex {
                     (0..K)
                         // (a place with a field is a covered one: its weight is positive)
                         .filter(|&k| mask >> k & 1 == 1 && fields[k] < FIELDS)
-                        .fold(1.001f32, |p, k| p * (1.0 + coverage[fields[k]]))
+                        .fold(1.001f32 * action_max, |p, k| p * (1.0 + coverage[fields[k]]))
                 })
                 .collect()
         } else {
@@ -227,7 +233,7 @@ impl EnhancedIndex {
                     next_section += 1;
                 }
                 let (_, most, covering) = sections[next_section];
-                let bound = most * f64::from(if covering { max_factor } else { 1.001 });
+                let bound = most * f64::from(if covering { max_factor } else { 1.001 * action_max });
                 next_section += 1;
                 if keep_top && hits.len() == limit && bound < f64::from(hits[limit - 1].1) {
                     // No document from here on can make the top: only reset them.
@@ -264,6 +270,9 @@ impl EnhancedIndex {
                         s *= 1.0 + coverage[f] * (m[k] / mass[k]).min(1.0);
                     }
                 }
+            }
+            if weigh_actions {
+                s *= self.action_factor(wanted, d);
             }
             if s > 0.0 {
                 let hit = (d, s);
