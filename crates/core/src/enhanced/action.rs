@@ -396,7 +396,9 @@ pub fn request_actions(request: &str) -> Actions {
     if !text.is_ascii() {
         let mut cjk = Actions::NONE;
         for &(form, a) in CJK_ACTIONS {
-            if text.contains(form) {
+            // (folded text for Traditional Chinese, the request as written for Japanese kanji
+            // the folding would change: 一覧)
+            if text.contains(form) || request.contains(form) {
                 cjk |= a;
             }
         }

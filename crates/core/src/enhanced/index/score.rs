@@ -69,7 +69,7 @@ impl EnhancedIndex {
 
     /// [`Self::search_top_bounded`]; `packed`: allow the [`Packed`] accumulators (tests
     /// compare both layouts).
-    pub(super) fn search_top_with(&self, query: &str, limit: usize, by_fields: bool, packed: bool) -> Vec<(u32, f64)> {
+    pub(crate) fn search_top_with(&self, query: &str, limit: usize, by_fields: bool, packed: bool) -> Vec<(u32, f64)> {
         if self.docs == 0 || limit == 0 {
             return Vec::new();
         }
