@@ -88,6 +88,30 @@ const RELATED: [(Actions, Actions); 3] = [
     (Actions::CREATE, Actions::UPDATE),
 ];
 
+/// The action stems of [`english_action`] (for [`may_be_action`]).
+const ACTION_STEMS: &[&str] = &[
+    "creat", "add", "make", "insert", "generat", "regist", "provis", "fork", "draft", "get", "show", "fetch", "read", "view",
+    "retriev", "describ", "display", "see", "inspect", "open", "list", "enumer", "updat", "chang", "edit", "modifi", "renam",
+    "set", "assign", "patch", "replac", "toggl", "move", "rewrit", "tweak", "adjust", "reconfigur", "configur", "append",
+    "put", "delet", "remov", "drop", "destroy", "forget", "eras", "purg", "wipe", "uninstal", "cancel", "search", "find",
+    "lookup", "queri", "locat", "grep", "run", "execut", "invok", "trigger", "launch", "evalu", "send", "post", "repli",
+    "notifi", "publish", "messag", "dm", "merg", "close", "deploy", "instal", "upload", "download",
+];
+
+/// Whether `word` (lowercased) can stem to an action word: its first four letters begin one
+/// (or its first three or two are one: `add`, `dm`). Most words of a request do not, and skip the stemmer.
+fn may_be_action(word: &str) -> bool {
+    // (heads of four letters, or the whole stem when shorter: `add`, `get`, `dm`)
+    static HEADS: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> = std::sync::OnceLock::new();
+    let heads = HEADS.get_or_init(|| ACTION_STEMS.iter().map(|s| s.get(..4).unwrap_or(s)).collect());
+    [4, 3, 2].iter().any(|&n| word.get(..n).is_some_and(|head| heads.contains(head)))
+}
+
+/// The action of an English word (lowercased), by its stem (Porter2, as [`stem`] gives it).
+fn english_word_action(word: &str) -> Actions {
+    if may_be_action(word) { english_action(&stem(word)) } else { Actions::NONE }
+}
+
 /// English action words by their stem (Porter2, as [`stem`] gives it).
 fn english_action(stem: &str) -> Actions {
     match stem {
@@ -257,27 +281,38 @@ const CJK_ACTIONS: &[(&str, Actions)] = &[
 /// Lowercased ASCII word parts of `text`: split at anything not a letter or digit and at
 /// camelCase boundaries (`API-post-search` → api, post, search; `getUser` → get, user).
 fn ascii_words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
+    let lower = text.to_ascii_lowercase();
+    word_spans(text).into_iter().map(|(a, b)| lower[a..b].to_owned()).collect()
+}
+
+/// Byte ranges of [`ascii_words`]'s words in `text`.
+fn word_spans(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut start: Option<usize> = None;
     let mut prev_lower = false;
-    for c in text.chars() {
+    for (i, &c) in bytes.iter().enumerate() {
         if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
+            match start {
+                Some(s) if c.is_ascii_uppercase() && prev_lower => {
+                    spans.push((s, i));
+                    start = Some(i);
+                }
+                Some(_) => {}
+                None => start = Some(i),
             }
             prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            cur.push(c.to_ascii_lowercase());
         } else {
             prev_lower = false;
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
+            if let Some(s) = start.take() {
+                spans.push((s, i));
             }
         }
     }
-    if !cur.is_empty() {
-        words.push(cur);
+    if let Some(s) = start {
+        spans.push((s, bytes.len()));
     }
-    words
+    spans
 }
 
 /// Whether an English word is a plural noun form (`requests`, `files`; not `status`,
@@ -318,43 +353,36 @@ fn asks_all(word: &str) -> bool {
 
 /// The English action of `words[i]`, reading its neighbours where a word's sense depends on
 /// them (`set up`, `pull up`, `get rid of`, `look for`, `look up`, `open a PR`).
-fn english_at(words: &[String], i: usize) -> Actions {
-    let w = words[i].as_str();
-    let next = words.get(i + 1).map(String::as_str);
+fn english_at(words: &[&str], i: usize) -> Actions {
+    let w = words[i];
+    let next = words.get(i + 1).copied();
     match (w, next) {
         ("set", Some("up")) => return Actions::CREATE,
         ("pull", Some("up")) | ("look", Some("up")) => return Actions::GET,
         ("get", Some("rid")) => return Actions::DELETE,
         ("look", Some("for")) => return Actions::SEARCH,
         ("open", _) => {
-            // "open a PR / an issue" files one; "open" elsewhere shows something, unless it is
-            // the adjective ("the open issues": not the request's first word)
-            let object = words[i + 1..]
-                .iter()
-                .map(String::as_str)
-                .find(|x| !matches!(*x, "a" | "an" | "new"));
-            if matches!(object, Some("pr" | "pull" | "issue" | "ticket"))
-                && words[i + 1..]
-                    .first()
-                    .is_some_and(|x| x == "a" || x == "an" || x == "new")
-            {
+            // "open a PR / a new issue" files one; "open" elsewhere shows something, unless it
+            // is the adjective ("the open issues": not the request's first word)
+            let article = matches!(next, Some("a" | "an" | "new"));
+            let object = words[i + 1..].iter().copied().find(|x| !matches!(*x, "a" | "an" | "new"));
+            if article && matches!(object, Some("pr" | "pull" | "issue" | "ticket")) {
                 return Actions::CREATE;
             }
-            return if i == 0 || matches!(words[i - 1].as_str(), "please" | "and" | "then" | "to") {
-                Actions::GET
-            } else {
-                Actions::NONE
-            };
+            return if i == 0 || matches!(words[i - 1], "please" | "and" | "then" | "to") { Actions::GET } else { Actions::NONE };
         }
         _ => {}
     }
-    english_action(&stem(w))
+    english_word_action(w)
 }
 
 /// The actions `request` asks for (empty when it names none).
 pub fn request_actions(request: &str) -> Actions {
-    let text = normalize(request);
-    let words = ascii_words(&text);
+    // (ASCII is its own normal form)
+    let text: std::borrow::Cow<'_, str> = if request.is_ascii() { request.into() } else { normalize(request).into() };
+    // (one lowercased copy, the words slices of it: this runs once per search)
+    let lower = text.to_ascii_lowercase();
+    let words: Vec<&str> = word_spans(&text).into_iter().map(|(a, b)| &lower[a..b]).collect();
     let mut out = Actions::NONE;
     // English: the first action verb, and any right after "and" / "then" (a second step).
     let mut primary: Option<(usize, Actions)> = None;
@@ -365,13 +393,13 @@ pub fn request_actions(request: &str) -> Actions {
         }
         match primary {
             None => primary = Some((i, a)),
-            Some(_) if i > 0 && matches!(words[i - 1].as_str(), "and" | "then") => out |= a,
+            Some(_) if i > 0 && matches!(words[i - 1], "and" | "then") => out |= a,
             Some(_) => {}
         }
     }
     let weak_all = words.iter().any(|w| asks_all(w));
     let which_plural = words.windows(3).any(|w| {
-        matches!(w[0].as_str(), "which" | "what") && (is_plural(&w[1]) || is_plural(&w[2]))
+        matches!(w[0], "which" | "what") && (is_plural(w[1]) || is_plural(w[2]))
     });
     match primary {
         Some((i, a)) => {
@@ -424,7 +452,7 @@ pub fn tool_actions(name: &str, description: &str) -> Actions {
     let mut weak = Actions::NONE;
     let mut gets = false;
     for w in &words {
-        let a = english_action(&stem(w));
+        let a = english_word_action(w);
         if is_method_word(w) {
             weak |= a;
         } else {
@@ -442,7 +470,7 @@ pub fn tool_actions(name: &str, description: &str) -> Actions {
     // the description's first action verb, among its first words ("Notion | Create a page")
     let desc_words = ascii_words(description);
     for w in desc_words.iter().take(4) {
-        let a = english_action(&stem(w));
+        let a = english_word_action(w);
         if !a.is_empty() {
             return a;
         }
@@ -455,7 +483,7 @@ pub fn tool_actions(name: &str, description: &str) -> Actions {
 fn name_object(name: &str) -> String {
     let mut stems: Vec<String> = ascii_words(name)
         .iter()
-        .filter(|w| !is_method_word(w) && english_action(&stem(w)).is_empty())
+        .filter(|w| !is_method_word(w) && english_word_action(w).is_empty())
         .map(|w| stem(w).into_owned())
         .collect();
     stems.sort_unstable();

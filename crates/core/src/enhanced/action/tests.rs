@@ -159,3 +159,13 @@ fn pruned_top_equals_full_scoring_with_action_factors() {
         }
     }
 }
+
+#[test]
+fn every_action_stem_passes_the_prefilter() {
+    for stem in ACTION_STEMS {
+        assert!(may_be_action(stem), "{stem}");
+        assert!(!english_action(stem).is_empty(), "{stem}");
+    }
+    assert!(!may_be_action("the"));
+    assert!(!may_be_action("weather"));
+}

@@ -207,10 +207,13 @@ impl EnhancedIndex {
         let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { len });
         // The coverage factors multiply a score by at most this (plus rounding slack):
         // a kept-top document below the last kept one even at that skips them.
-        // The action factor (see `super::super::action`) multiplies it by at most `action_max`.
+        // The action factor (see `super::super::action`) multiplies it by at most `action_max`
+        // (what bounds a section of documents not read yet); a document read is bounded by
+        // its own (one lookup), so the bonus does not loosen the per-document skips.
         let action_max = self.max_action_factor(wanted);
         let weigh_actions = !wanted.is_empty() && !self.actions.is_empty();
-        let max_factor = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001 * action_max;
+        let coverage_max = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001;
+        let max_factor = coverage_max * action_max;
         // Large catalogs: per set of places with matched mass, the largest product of their
         // factors (a tighter bound than `max_factor` that needs no field masses).
         let factor_of_mask: Vec<f32> = if by_fields {
@@ -219,7 +222,7 @@ impl EnhancedIndex {
                     (0..K)
                         // (a place with a field is a covered one: its weight is positive)
                         .filter(|&k| mask >> k & 1 == 1 && fields[k] < FIELDS)
-                        .fold(1.001f32 * action_max, |p, k| p * (1.0 + coverage[fields[k]]))
+                        .fold(1.001f32, |p, k| p * (1.0 + coverage[fields[k]]))
                 })
                 .collect()
         } else {
@@ -248,7 +251,8 @@ impl EnhancedIndex {
             }
             let d_ = d as usize;
             let mut s = acc.take_score(d_);
-            if keep_top && hits.len() == limit && s * max_factor < hits[limit - 1].1 {
+            let action = if weigh_actions { self.action_factor(wanted, d) } else { 1.0 };
+            if keep_top && hits.len() == limit && s * coverage_max * action < hits[limit - 1].1 {
                 if any_coverage {
                     acc.clear_matched(d_);
                 }
@@ -259,7 +263,7 @@ impl EnhancedIndex {
                 // Only the fields it matched can raise it: their factors' largest product
                 // bounds it before its field masses are read (in a large catalog, a cache
                 // miss).
-                if by_fields && keep_top && hits.len() == limit && s * factor_of_mask[acc.matched_places(d_)] < hits[limit - 1].1 {
+                if by_fields && keep_top && hits.len() == limit && s * factor_of_mask[acc.matched_places(d_)] * action < hits[limit - 1].1 {
                     acc.clear_matched(d_);
                     continue;
                 }
@@ -272,7 +276,7 @@ impl EnhancedIndex {
                 }
             }
             if weigh_actions {
-                s *= self.action_factor(wanted, d);
+                s *= action;
             }
             if s > 0.0 {
                 let hit = (d, s);
