@@ -67,6 +67,8 @@ fn tuning() -> Tuning {
             "prefixmin" => t.prefix_min = v,
             "namecov" => t.coverage[0] = v,
             "desccov" => t.coverage[1] = v,
+            "actionbonus" => t.action_bonus = v,
+            "actionpenalty" => t.action_penalty = v,
             _ => panic!("unknown tuning key {k}"),
         }
     }

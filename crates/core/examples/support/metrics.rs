@@ -40,6 +40,11 @@ impl Metrics {
         self.ndcg += o.ndcg;
     }
 
+    /// Mean recall@1.
+    pub fn r1(&self) -> f64 {
+        self.r1 / self.n.max(1) as f64
+    }
+
     /// Mean recall@5.
     pub fn r5(&self) -> f64 {
         self.r5 / self.n.max(1) as f64

@@ -121,7 +121,8 @@ impl ToolCatalog {
             _ => fusion,
         };
         let lexical_depth = if params.inspect_all { usize::MAX } else { fusion.lexical_depth.max(params.top_k) };
-        let lexical = lexical.search_top(query, lexical_depth);
+        let index = lexical;
+        let lexical = index.search_top(query, lexical_depth);
         let depth = fusion.semantic_depth.max(params.top_k);
         let mut embedded = None;
         let (ranked, cjk) = match (over, semantic) {
@@ -132,7 +133,17 @@ impl ToolCatalog {
             }
             (None, None) => (Vec::new(), &Vec::new()),
         };
-        let hits = self.slotted_hits_from(fusion.fuse(query, &lexical, &ranked, cjk), params);
+        let mut fused = fusion.fuse(query, &lexical, &ranked, cjk);
+        // Siblings' vectors are near-identical: the action the request asks for (already in
+        // the lexical scores) decides between them on the semantic side too.
+        let wanted = index.query_actions(query);
+        if !wanted.is_empty() {
+            for (doc, score) in &mut fused {
+                *score = (*score * f64::from(index.action_factor(wanted, *doc))).min(1.0);
+            }
+            fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        let hits = self.slotted_hits_from(fused, params);
         Fused { hits, lexical, embedded }
     }
 

@@ -11,6 +11,7 @@
 //! table-driven segmentation, each distinct word is stemmed once, and the typo and prefix
 //! tables are built by the first query that needs them.
 
+pub mod action;
 pub mod analyzer;
 pub mod fuzzy;
 pub mod index;

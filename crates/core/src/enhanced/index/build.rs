@@ -6,10 +6,11 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
+use super::super::action::{sibling_actions, Actions};
 use super::super::analyzer::{stem, tokenize, Token};
 use super::super::fuzzy::FuzzyIndex;
 use super::postings::Postings;
-use super::{EnhancedIndex, FieldDoc, Lazy, SortedStems, Tuning, FIELDS};
+use super::{EnhancedIndex, Field, FieldDoc, Lazy, SortedStems, Tuning, FIELDS};
 
 struct Builder {
     dict: FxHashMap<Box<str>, u32>,
@@ -101,6 +102,18 @@ impl DocTerms {
 /// A letter word worth matching a typo against: 3+ characters, all alphabetic, not CJK.
 pub(super) fn fuzzy_eligible(text: &str) -> bool {
     text.chars().count() >= 3 && text.chars().all(char::is_alphabetic)
+}
+
+/// The first text of `field` in `doc` ("" when it has none).
+fn field_text(doc: &FieldDoc, field: Field) -> &str {
+    doc.fields.iter().find(|(f, _)| *f == field).map_or("", |(_, t)| t.as_str())
+}
+
+/// Per document, the actions its tool performs among siblings (see [`sibling_actions`]);
+/// empty when none does.
+fn document_actions(docs: &[FieldDoc]) -> Vec<Actions> {
+    let actions = sibling_actions(docs.iter().map(|doc| (field_text(doc, Field::Name), field_text(doc, Field::Description))));
+    if actions.iter().any(|a| !a.is_empty()) { actions } else { Vec::new() }
 }
 
 impl EnhancedIndex {
@@ -241,6 +254,7 @@ impl EnhancedIndex {
                 }
             }
         }
+        let actions = if tuning.actions_on() { document_actions(docs) } else { Vec::new() };
         let max_val = (0..n_terms)
             .map(|t| post_val[offsets[t] as usize..offsets[t + 1] as usize].iter().fold(0f32, |m, &v| m.max(v)))
             .collect();
@@ -256,6 +270,7 @@ impl EnhancedIndex {
             covered,
             fuzzy_terms: b.fuzzy_terms,
             stem_terms: b.stem_terms,
+            actions,
             lazy: OnceLock::new(),
         }
     }

@@ -4,6 +4,7 @@
 use super::accumulate::{Accumulators, Scratch, PACKED_TERMS, SCRATCH};
 use super::expand::QueryTerms;
 use super::postings::Postings;
+use super::super::action::Actions;
 use super::{EnhancedIndex, FIELDS, SCORE_SLACK};
 
 /// A query term's posting list as [`EnhancedIndex::score_top`] reads it.
@@ -68,7 +69,7 @@ impl EnhancedIndex {
 
     /// [`Self::search_top_bounded`]; `packed`: allow the [`Packed`] accumulators (tests
     /// compare both layouts).
-    pub(super) fn search_top_with(&self, query: &str, limit: usize, by_fields: bool, packed: bool) -> Vec<(u32, f64)> {
+    pub(crate) fn search_top_with(&self, query: &str, limit: usize, by_fields: bool, packed: bool) -> Vec<(u32, f64)> {
         if self.docs == 0 || limit == 0 {
             return Vec::new();
         }
@@ -77,6 +78,7 @@ impl EnhancedIndex {
             return Vec::new();
         }
         let (lists, credits) = self.ranked_lists(&q);
+        let wanted = self.query_actions(query);
         // The matched mass is kept for the covered fields only, densely numbered: with the
         // shipped tuning, as bits beside the score when the query has few enough covering
         // terms, or 8 bytes a document beside the scores (fewer cache misses on big catalogs
@@ -84,11 +86,11 @@ impl EnhancedIndex {
         SCRATCH.with(|cell| {
             let Scratch { packed: packed_acc, split2, split_all, touched } = &mut *cell.borrow_mut();
             if self.covered.len() <= 2 && packed && credits.len() <= PACKED_TERMS {
-                self.score_top::<2, _>(&lists, &credits, limit, by_fields, packed_acc.view(self.docs), touched)
+                self.score_top::<2, _>(&lists, &credits, wanted, limit, by_fields, packed_acc.view(self.docs), touched)
             } else if self.covered.len() <= 2 {
-                self.score_top::<2, _>(&lists, &credits, limit, by_fields, split2.view(self.docs), touched)
+                self.score_top::<2, _>(&lists, &credits, wanted, limit, by_fields, split2.view(self.docs), touched)
             } else {
-                self.score_top::<FIELDS, _>(&lists, &credits, limit, by_fields, split_all.view(self.docs), touched)
+                self.score_top::<FIELDS, _>(&lists, &credits, wanted, limit, by_fields, split_all.view(self.docs), touched)
             }
         })
     }
@@ -130,6 +132,7 @@ impl EnhancedIndex {
         &self,
         lists: &[RankedList],
         credits: &[f32],
+        wanted: Actions,
         limit: usize,
         by_fields: bool,
         mut acc: A,
@@ -204,7 +207,13 @@ impl EnhancedIndex {
         let mut hits: Vec<(u32, f32)> = Vec::with_capacity(if keep_top { limit + 1 } else { len });
         // The coverage factors multiply a score by at most this (plus rounding slack):
         // a kept-top document below the last kept one even at that skips them.
-        let max_factor = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001;
+        // The action factor (see `super::super::action`) multiplies it by at most `action_max`
+        // (what bounds a section of documents not read yet); a document read is bounded by
+        // its own (one lookup), so the bonus does not loosen the per-document skips.
+        let action_max = self.max_action_factor(wanted);
+        let weigh_actions = !wanted.is_empty() && !self.actions.is_empty();
+        let coverage_max = coverage.iter().filter(|&&w| w > 0.0).fold(1.0f32, |p, &w| p * (1.0 + w)) * 1.001;
+        let max_factor = coverage_max * action_max;
         // Large catalogs: per set of places with matched mass, the largest product of their
         // factors (a tighter bound than `max_factor` that needs no field masses).
         let factor_of_mask: Vec<f32> = if by_fields {
@@ -227,7 +236,7 @@ impl EnhancedIndex {
                     next_section += 1;
                 }
                 let (_, most, covering) = sections[next_section];
-                let bound = most * f64::from(if covering { max_factor } else { 1.001 });
+                let bound = most * f64::from(if covering { max_factor } else { 1.001 * action_max });
                 next_section += 1;
                 if keep_top && hits.len() == limit && bound < f64::from(hits[limit - 1].1) {
                     // No document from here on can make the top: only reset them.
@@ -242,7 +251,8 @@ impl EnhancedIndex {
             }
             let d_ = d as usize;
             let mut s = acc.take_score(d_);
-            if keep_top && hits.len() == limit && s * max_factor < hits[limit - 1].1 {
+            let action = if weigh_actions { self.action_factor(wanted, d) } else { 1.0 };
+            if keep_top && hits.len() == limit && s * coverage_max * action < hits[limit - 1].1 {
                 if any_coverage {
                     acc.clear_matched(d_);
                 }
@@ -253,7 +263,7 @@ impl EnhancedIndex {
                 // Only the fields it matched can raise it: their factors' largest product
                 // bounds it before its field masses are read (in a large catalog, a cache
                 // miss).
-                if by_fields && keep_top && hits.len() == limit && s * factor_of_mask[acc.matched_places(d_)] < hits[limit - 1].1 {
+                if by_fields && keep_top && hits.len() == limit && s * factor_of_mask[acc.matched_places(d_)] * action < hits[limit - 1].1 {
                     acc.clear_matched(d_);
                     continue;
                 }
@@ -264,6 +274,9 @@ impl EnhancedIndex {
                         s *= 1.0 + coverage[f] * (m[k] / mass[k]).min(1.0);
                     }
                 }
+            }
+            if weigh_actions {
+                s *= action;
             }
             if s > 0.0 {
                 let hit = (d, s);

@@ -439,9 +439,9 @@ fn compact_matched_mass_scores_like_the_full_one() {
                 let (mut packed, mut two, mut all) = (Packed::default(), Split::<2>::default(), Split::<FIELDS>::default());
                 let mut touched = Vec::new();
                 let docs = idx.docs;
-                let packed = idx.score_top::<2, _>(&lists, &credits, limit, by_fields, packed.view(docs), &mut touched);
-                let two = idx.score_top::<2, _>(&lists, &credits, limit, by_fields, two.view(docs), &mut touched);
-                let all = idx.score_top::<FIELDS, _>(&lists, &credits, limit, by_fields, all.view(docs), &mut touched);
+                let packed = idx.score_top::<2, _>(&lists, &credits, idx.query_actions(q), limit, by_fields, packed.view(docs), &mut touched);
+                let two = idx.score_top::<2, _>(&lists, &credits, idx.query_actions(q), limit, by_fields, two.view(docs), &mut touched);
+                let all = idx.score_top::<FIELDS, _>(&lists, &credits, idx.query_actions(q), limit, by_fields, all.view(docs), &mut touched);
                 assert!(!two.is_empty(), "{q}");
                 assert_eq!(bits(&packed), bits(&two), "{q} {limit} {by_fields}");
                 assert_eq!(bits(&two), bits(&all), "{q} {limit} {by_fields}");
