@@ -17,7 +17,13 @@
 // would get them), and with preload the share of preloaded tools that were relevant (the user
 // message's preloads) and the share of relevant tools among those a search loaded.
 //
-//   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--embedder] [--json]
+// With --warmup N, rows with `learn` (docs/learning.md) first run N past tasks through the same
+// processor, uncounted: requests of the other half (the dev lines; the test lines with --split dev),
+// spread over every tool round-robin, each from one of 100 users (a resource id per task); the
+// counted tasks come from the same 100 users. --only <substring> runs only the rows whose label
+// has it.
+//
+//   node bench/agent-steps.mjs [--tasks 300] [--set metatool|multilingual] [--embedder] [--warmup N] [--json]
 //   (also part of `npm run bench`)
 import { fileURLToPath } from 'node:url';
 import { Agent } from '@mastra/core/agent';
@@ -43,6 +49,11 @@ const split = option('split', 'test');
 const preloadOverride = JSON.parse(option('preload', '{}'));
 // --embedder: also 'hybrid' with a real encoder as search.embedder (bench/local-encoder).
 const encoder = hybrid && process.argv.includes('--embedder') ? await localEncoder() : undefined;
+// --warmup N: past tasks each learn row sees first (see above); --learn '{...}': its learn options.
+const warmup = Number(option('warmup', 0));
+const learnOverride = JSON.parse(option('learn', '{}'));
+const only = option('only', undefined);
+const USERS = 100;
 
 export const CONFIGS = [
   ['@mastra/core 1.59.0', Reference, {}],
@@ -51,6 +62,8 @@ export const CONFIGS = [
   ['ours, enhanced + preload', Native, { mode: 'enhanced' }, { preload: true }],
   ...(hybrid ? [['ours, hybrid', Native, { mode: 'hybrid', ...hybrid }]] : []),
   ...(hybrid ? [['ours, hybrid + preload', Native, { mode: 'hybrid', ...hybrid }, { preload: true }]] : []),
+  ...(warmup > 0 ? [['ours, enhanced + preload + learn (global)', Native, { mode: 'enhanced' }, { preload: true, learn: { scope: 'global' } }]] : []),
+  ...(hybrid && warmup > 0 ? [['ours, hybrid + preload + learn (global)', Native, { mode: 'hybrid', ...hybrid }, { preload: true, learn: { scope: 'global' } }]] : []),
   ...(encoder ? [['ours, hybrid + embedder (MiniLM) + preload', Native, { mode: 'hybrid', ...hybrid, embedder: encoder.model, embedderTimeoutMs: 60_000 }, { preload: true }]] : []),
 ];
 
@@ -116,10 +129,11 @@ function oracle(task) {
 }
 
 /** Runs `tasks` through one processor configuration; one thread per task. */
-export async function runSet(tasks, catalog, [label, Processor, search, extra = {}]) {
+export async function runSet(tasks, catalog, [label, Processor, search, extra = {}], past = []) {
   // Preloads, by thread, as the processor reports them.
   const preloads = new Map();
   const options = { ...extra };
+  if (extra.learn) options.learn = { ...extra.learn, ...learnOverride };
   if (extra.preload) {
     // (the user message's preloads, and apart from them each search's loads)
     const onPreload = (e) => {
@@ -129,12 +143,24 @@ export async function runSet(tasks, catalog, [label, Processor, search, extra = 
     options.preload = { ...(extra.preload === true ? {} : extra.preload), ...preloadOverride, onPreload };
   }
   const processor = new Processor({ tools: toolsOf(catalog), search: { topK: 5, ...search }, ...options });
-  const totals = { label, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, bytesSolved: 0, firstCall: 0, preloaded: 0, preloadedRelevant: 0, searchLoaded: 0, searchLoadedRelevant: 0, preload: Boolean(extra.preload) };
+  // Past tasks (learn rows): run first, uncounted, each from one of USERS resources.
+  if (extra.learn) {
+    for (let i = 0; i < past.length; i++) {
+      const { model } = oracle(past[i]);
+      const agent = new Agent({ id: 'bench', name: 'bench', instructions: 'Use the tools to help.', model, inputProcessors: [processor] });
+      const requestContext = new RequestContext();
+      requestContext.set('mastra__threadId', `past-${i}`);
+      requestContext.set('mastra__resourceId', `user-${i % USERS}`);
+      await agent.generate(past[i].query, { maxSteps: MAX_STEPS, requestContext });
+    }
+  }
+  const totals = { label, learned: extra.learn ? processor.getLearningStats() : undefined, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, bytesSolved: 0, firstCall: 0, preloaded: 0, preloadedRelevant: 0, searchLoaded: 0, searchLoadedRelevant: 0, preload: Boolean(extra.preload) };
   for (let i = 0; i < tasks.length; i++) {
     const { model, run } = oracle(tasks[i]);
     const agent = new Agent({ id: 'bench', name: 'bench', instructions: 'Use the tools to help.', model, inputProcessors: [processor] });
     const requestContext = new RequestContext();
     requestContext.set('mastra__threadId', `task-${i}`);
+    requestContext.set('mastra__resourceId', `user-${(i * 7) % USERS}`);
     await agent.generate(tasks[i].query, { maxSteps: MAX_STEPS, requestContext });
     totals.callsAll += run.calls;
     const preloaded = preloads.get(`message:task-${i}`) ?? [];
@@ -154,6 +180,26 @@ export async function runSet(tasks, catalog, [label, Processor, search, extra = 
   return totals;
 }
 
+/** `count` tasks of `pool`, round-robin over their first relevant tool (repeating the pool when short). */
+function spreadOverTools(pool, count) {
+  if (count <= 0 || pool.length === 0) return [];
+  const byTool = new Map();
+  for (const task of pool) {
+    const tool = task.relevant[0];
+    if (!byTool.has(tool)) byTool.set(tool, []);
+    byTool.get(tool).push(task);
+  }
+  const queues = [...byTool.values()];
+  const out = [];
+  for (let round = 0; out.length < count; round++) {
+    for (const queue of queues) {
+      if (out.length >= count) break;
+      out.push(queue[round % queue.length]);
+    }
+  }
+  return out;
+}
+
 function sets(taskCount) {
   const out = [];
   const which = option('set', 'all');
@@ -162,14 +208,16 @@ function sets(taskCount) {
     const half = readJsonl('metatool', 'queries.jsonl').filter((_, i) => i % 2 === parity);
     const stride = Math.max(1, Math.floor(half.length / taskCount));
     const tasks = half.filter((_, i) => i % stride === 0).slice(0, taskCount);
-    out.push({ name: `MetaTool ${split === 'dev' ? 'tuning' : 'test'} half (${tasks.length} of ${half.length} ${parity ? 'odd' : 'even'} lines)`, catalog: readJsonl('metatool', 'tools.jsonl'), tasks });
+    const other = readJsonl('metatool', 'queries.jsonl').filter((_, i) => i % 2 !== parity);
+    out.push({ name: `MetaTool ${split === 'dev' ? 'tuning' : 'test'} half (${tasks.length} of ${half.length} ${parity ? 'odd' : 'even'} lines)`, catalog: readJsonl('metatool', 'tools.jsonl'), tasks, past: spreadOverTools(other, warmup) });
   }
   if (which === 'all' || which === 'multilingual') {
     const catalog = readJsonl('multilingual', 'tools.jsonl');
     const test = readJsonl('multilingual', 'queries.jsonl').filter((q) => q.split === split);
+    const past = spreadOverTools(readJsonl('multilingual', 'queries.jsonl').filter((q) => q.split !== split), warmup);
     for (const lang of [...new Set(test.map((q) => q.lang))]) {
       const tasks = test.filter((q) => q.lang === lang);
-      out.push({ name: `multilingual ${split} half, ${lang} (${tasks.length})`, catalog, tasks });
+      out.push({ name: `multilingual ${split} half, ${lang} (${tasks.length})`, catalog, tasks, past });
     }
   }
   return out;
@@ -180,7 +228,8 @@ export async function run({ taskCount = 300 } = {}) {
   for (const set of sets(taskCount)) {
     await encoder?.warm(set.tasks.map((t) => t.query));
     for (const config of CONFIGS) {
-      results.push({ set: set.name, ...(await runSet(set.tasks, set.catalog, config)) });
+      if (only && !config[0].includes(only)) continue;
+      results.push({ set: set.name, ...(await runSet(set.tasks, set.catalog, config, set.past)) });
     }
   }
   return results;

@@ -57,8 +57,14 @@ export interface ToolSearchProcessorOptions {
          * Called with what was preloaded (never for an empty preload): `trigger` `'message'` for a
          * user message's preload, `'search'` for a search_tools call's loads (`query`: its query).
          */
-        onPreload?: (event: { threadId: string; trigger: 'message' | 'search'; query: string; tools: Array<{ name: string; confidence: number }> }) => void;
+        onPreload?: (event: { threadId: string; trigger: 'message' | 'search'; query: string; tools: Array<{ name: string; confidence: number; learned?: true }> }) => void;
       };
+  /**
+   * Ours (learn hook, docs/learning.md): learning from use. A catalog tool the model called and
+   * whose `execute` returned becomes evidence for requests like the one it served: preload
+   * (every mode) and search_tools' ranking ('enhanced', 'hybrid') take it. Off by default.
+   */
+  learn?: boolean | ToolSearchLearnOptions;
   search?: {
     /** Maximum number of results. A non-negative integer. @default 5 */
     topK?: number;
@@ -120,6 +126,37 @@ export interface ToolSearchProcessorOptions {
 }
 
 /** One `search_tools` result. */
+/** Ours: `options.learn` (docs/learning.md). */
+export interface ToolSearchLearnOptions {
+  /** `'resource'`: what a resource (user) teaches serves only it; `'global'`: the deployment. @default 'resource' */
+  scope?: 'resource' | 'global';
+  /** `'in-memory'` or a learning store (the contract in js/learn/store.js). @default 'in-memory' */
+  store?: 'in-memory' | ToolSearchLearnStore;
+  /** Cold start: example requests per tool id, learned as if served (trusted in scope 'global'). */
+  seed?: Record<string, string[]>;
+  /** @default 20000 */
+  maxExamples?: number;
+  /** @default 16777216 */
+  maxBytes?: number;
+  /** A learned example weighs half after this many days (Infinity: never fades). @default 30 */
+  halfLifeDays?: number;
+  /** Scope 'global': distinct resources that must agree before a tool is learned for others. @default 2 */
+  minResources?: number;
+  /** Learned confidence (0 to 1) a tool needs to be preloaded or moved up in search results. @default 0.45 */
+  minConfidence?: number;
+  /** Similarity (0 to 1) a past request needs to vote. @default 0.2 */
+  minSimilarity?: number;
+}
+
+/** Ours: a learning store (in-process, synchronous in this version; see js/learn/store.js). */
+export interface ToolSearchLearnStore {
+  add(partition: string, example: { tool: string; resource: string; features: { terms: Uint32Array; counts: Uint16Array } }, now: number): void;
+  neighbours(partition: string, features: { terms: Uint32Array; counts: Uint16Array }, k: number, minSimilarity: number): Array<{ tool: string; resource: string; similarity: number; time: number; seed: boolean }>;
+  forgetResource(resource: string): number;
+  clear(): void;
+  stats(): { examples: number; seeds: number; resources: number; bytes: number };
+}
+
 export type ToolSearchResult = { name: string; description: string; score: number };
 
 /** What `search_tools` returns (`activation` only on autoLoad searches with `storage: 'context'`). */
@@ -179,6 +216,12 @@ export declare class ToolSearchProcessor implements Processor<'tool-search'> {
   /** Ours: the state's thread count and oldest access wherever it lives (a store's `stats()`, null when it does not answer). */
   getStoreStats(): Promise<StateStoreStats | null>;
   cleanupNow(): number;
+  /** Ours (learn): forgets what one resource taught; returns how many examples were removed (0 when learn is off). */
+  forgetLearnedResource(resourceId: string): number;
+  /** Ours (learn): forgets every learned example (`learn.seed` stays). */
+  forgetAllLearned(): void;
+  /** Ours (learn): what learning holds, or null when learn is off. */
+  getLearningStats(): { scope: 'resource' | 'global'; examples: number; seeds: number; resources: number; bytes: number } | null;
   /** Called by Mastra when the processor is registered: its logger receives store warnings. */
   __registerMastra(mastra: Mastra<any, any, any, any, any, any, any, any, any, any>): void;
   /** Stops background cleanup and releases all state; calling it twice is harmless. */

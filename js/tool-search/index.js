@@ -20,6 +20,8 @@ const { Catalog, buildStaticCatalog, hybridModelFor, nativeStrings, nativeTools 
 const { overlayOffThread, readResolvedTools, readStaticTools, unfilteredResults } = require('./catalog.js');
 const { ContextNames, InMemoryNames, SharedNames, namesFromMessages } = require('./state.js');
 const { suspendedThreadMessages } = require('../persisted-thread.js');
+// learn (hook): learning from use, js/learn/
+const { ToolLearning } = require('../learn/index.js');
 
 const { META_TOOL_NAMES, schemasFor } = messages;
 
@@ -60,6 +62,8 @@ class ToolSearchProcessor {
   #mastra;
   /** Whether the warning that a resume cannot find the loaded tools was given. */
   #warnedResume = false;
+  /** learn (hook): `options.learn`'s ToolLearning, or undefined when off. */
+  #learning;
 
   constructor(options) {
     const config = normalizeOptions(options);
@@ -89,6 +93,7 @@ class ToolSearchProcessor {
     if (config.storage === 'context') this.#store = new ContextNames();
     else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
     else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
+    if (config.learn) this.#learning = new ToolLearning(config.learn); // learn (hook)
     if (config.embedder) {
       const fallback = model ? "the shipped model's vectors" : 'the lexical ranking alone';
       this.#embedder = new EmbedderSide(config.embedder, () => this.#logger, 'ToolSearchProcessor', fallback);
@@ -356,7 +361,12 @@ class ToolSearchProcessor {
       outputSchema: withReceipt ? schemas.searchOutputWithReceipt : schemas.searchOutput,
       execute: async ({ query }) => {
         this.#assertLive();
-        const found = await this.#searchTools(catalog, query, requestContext);
+        let found = await this.#searchTools(catalog, query, requestContext);
+        // learn (hook): learned evidence moves tools up (not in 'compatible', whose scores are the host's).
+        if (this.#learning && this.#config.mode !== 'compatible' && typeof query === 'string') {
+          const allowed = (tool) => this.#isAllowed(tool, requestContext, 'search');
+          found = await this.#learning.rerank(found, catalog, requestContext, query, this.#config.filter !== undefined, this.#config.topK, allowed);
+        }
         let results = found.results;
         if (results.length === 0) return messages.noToolsFound(query);
         if (!autoLoad) {
@@ -401,7 +411,10 @@ class ToolSearchProcessor {
    */
   async #preloadChoice(catalog, requestContext, query, { max: maxTools, minConfidence } = this.#config.preload) {
     if (!query.trim()) return [];
-    const { results, tools, confidences } = await this.#preloadRanking(catalog, requestContext, query);
+    let ranking = await this.#preloadRanking(catalog, requestContext, query);
+    // learn (hook): learned evidence joins the ranking; what it vouches for skips the guess guards.
+    if (this.#learning) ranking = this.#learning.preloadRanking(ranking, catalog, requestContext, query, this.#config.filter !== undefined);
+    const { results, tools, confidences, learned } = ranking;
     const { hubs, long } = catalog.guarded();
     const chosen = [];
     for (let i = 0; i < results.length && chosen.length < maxTools; i++) {
@@ -410,11 +423,12 @@ class ToolSearchProcessor {
       if (chosen.some((c) => c.name === name)) continue;
       // A tool that comes up for requests about other tools is never loaded on a guess, and
       // one with an outlier-long description (how a stuffed tool looks) only with confidence.
-      if (hubs.has(name)) continue;
-      if (long.has(name) && confidences[i] < LONG_DESCRIPTION_MIN_CONFIDENCE) continue;
+      const vouched = learned?.has(name) === true; // learn (hook)
+      if (hubs.has(name) && !vouched) continue;
+      if (long.has(name) && !vouched && confidences[i] < LONG_DESCRIPTION_MIN_CONFIDENCE) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'load'))) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'active'))) continue;
-      chosen.push({ name, description, confidence: Math.round(confidences[i] * 1000) / 1000 });
+      chosen.push({ name, description, confidence: Math.round(confidences[i] * 1000) / 1000, ...(vouched ? { learned: true } : {}) });
     }
     return chosen;
   }
@@ -457,7 +471,7 @@ class ToolSearchProcessor {
       this.#store.addLoaded(names, threadId);
     }
     for (const name of names) loadedNames.add(name);
-    const event = { threadId: threadId || 'default', query, trigger, tools: chosen.map(({ name, confidence }) => ({ name, confidence })) };
+    const event = { threadId: threadId || 'default', query, trigger, tools: chosen.map(({ name, confidence, learned }) => ({ name, confidence, ...(learned ? { learned } : {}) })) }; // (learned: learn hook)
     preloadShared.notifyPreload(this.#config.preload.onPreload, event, this.#logger, 'ToolSearchProcessor');
     return true;
   }
@@ -551,6 +565,8 @@ class ToolSearchProcessor {
     const { autoLoad, includeResolvedTools } = this.#config;
     const catalog = await this.#catalogForStep(tools);
     if (this.#embedder) await this.#embedder.prepare(catalog.native);
+    // learn (hook): the calls the model made and that returned, learned before this step's preload.
+    if (this.#learning) await this.#learning.observe(args, catalog, this.#config.filter !== undefined, (tool) => this.#isAllowed(tool, requestContext, 'active'));
     const threadId = threadIdOf(requestContext);
     // Snapshot of names loaded before this step; this step's meta-tools share and extend it.
     const loadedNames = new Set(
@@ -689,6 +705,23 @@ class ToolSearchProcessor {
   /** Evicts idle in-memory threads now; returns how many (0 for context storage or ttl 0). */
   cleanupNow() {
     return this.#store.cleanup();
+  }
+
+  // learn (hook): privacy and observability of `options.learn` (see docs/learning.md).
+
+  /** Forgets everything `resourceId` taught (learn); returns how many examples were removed. */
+  forgetLearnedResource(resourceId) {
+    return this.#learning ? this.#learning.forgetResource(resourceId) : 0;
+  }
+
+  /** Forgets every learned example (learn); `learn.seed` stays. */
+  forgetAllLearned() {
+    this.#learning?.forgetAll();
+  }
+
+  /** `{ scope, examples, seeds, resources, bytes }` of what learn holds, or null when learn is off. */
+  getLearningStats() {
+    return this.#learning ? this.#learning.stats() : null;
   }
 
   /** Stops the cleanup timer and releases all state. Safe to call more than once. */

@@ -8,6 +8,8 @@ const { checkOptions } = require('../options.js');
 const { describeValue } = require('../util.js');
 const { assertStateStore } = require('../stores/index.js');
 const { searchModeOf } = require('../semantic.js');
+// learn (hook): options of js/learn/
+const { LEARN_KEYS, learnOptionsOf } = require('../learn/options.js');
 
 const DEFAULT_TTL_MS = 3_600_000;
 
@@ -18,8 +20,8 @@ function optionError(path, expected, value) {
 /** Every option this processor knows (on every host); others are warned about, not rejected. */
 const OPTION_SCHEMA = {
   name: 'ToolSearchProcessor',
-  keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog', 'preload'],
-  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model', 'embedder', 'embedderTimeoutMs', 'embeddingCache'], preload: ['maxTools', 'minConfidence', 'searchMinConfidence', 'onPreload'] },
+  keys: ['tools', 'search', 'storage', 'ttl', 'filter', 'includeResolvedTools', 'injectCatalog', 'preload', 'learn'],
+  nested: { search: ['topK', 'minScore', 'autoLoad', 'mode', 'model', 'embedder', 'embedderTimeoutMs', 'embeddingCache'], preload: ['maxTools', 'minConfidence', 'searchMinConfidence', 'onPreload'], learn: LEARN_KEYS },
 };
 
 /** `preload` defaults: at most this many tools per user message, each at least this confident. */
@@ -94,8 +96,10 @@ function normalizeOptions(options) {
     minConfidence: PRELOAD_MIN_CONFIDENCE,
     searchMinConfidence: PRELOAD_SEARCH_MIN_CONFIDENCE,
   });
+  const learn = learnOptionsOf(options.learn, 'ToolSearchProcessor'); // learn (hook)
   return {
     preload,
+    learn,
     tools,
     topK,
     minScore,
