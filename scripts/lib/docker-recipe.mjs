@@ -120,6 +120,13 @@ export async function testDockerRecipe({ app, registryUrl, packageName, expected
   const baseSecs = ensureBaseImages();
   // A lockfile, as a user's app has one (npm ci needs it); made on the host, resolved in the image.
   run('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app });
+  // Any "resolved" URL as a user's lockfile has it (registry.npmjs.org; npm may omit them): npm in
+  // the image then fetches from the registry it is given (the build arg NPM_CONFIG_REGISTRY), the
+  // only one with our packages.
+  const lockfile = join(app, 'package-lock.json');
+  const npmjs = readFileSync(lockfile, 'utf8').replaceAll(`"resolved": "${registryUrl}`, '"resolved": "https://registry.npmjs.org/');
+  check(!npmjs.includes(registryUrl.slice(0, -1)), `package-lock.json still names the local registry ${registryUrl}`);
+  writeFileSync(lockfile, npmjs);
   const tag = `localhost/mnp-deploy-docker:${process.pid}`;
   const name = `mnp-deploy-docker-${process.pid}`;
   let started = Date.now();
