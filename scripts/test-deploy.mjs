@@ -4,11 +4,14 @@
 // moved to a folder with no node_modules above it. There only what the output needs is installed
 // (nothing for Next's standalone output), the output is started, and a real Agent runs through it
 // (search → load → use, scripted model). Checked: the answer, the tools offered per step, and that
-// the native binary the process loaded is the one shipped inside the moved output.
+// the native binary the process loaded is the one shipped inside the moved output. The docker recipe
+// is built from its Dockerfile with podman and run as a container (scripts/lib/docker-recipe.mjs);
+// it is skipped where podman is not installed.
 //
 //   npm run test:deploy                          # every recipe (~12 min; Linux x64, network to npm)
 //   npm run test:deploy -- --only next-turbopack,esbuild-bundled
-//   npm run test:deploy -- --keep                # keep the temporary folders
+//   npm run test:deploy -- --only docker         # the Dockerfile, built and run with podman
+//   npm run test:deploy -- --keep                # keep the temporary folders (and the docker image)
 //
 // Needs this machine's platform binary in npm/<platform>/ (npm run build:artifacts); a binary from
 // `npm run build` in the repository root is copied there when it is missing.
@@ -17,6 +20,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
+import { INSTALL_HINT, podmanInstalled, testDockerRecipe } from './lib/docker-recipe.mjs';
 import { freePort, publishTarballs, startLocalRegistry, stopLocalRegistry } from './lib/registry.mjs';
 import { log, pkg, root, run } from './lib/tools.mjs';
 import { packRelease } from './pack-release.mjs';
@@ -121,6 +125,18 @@ async function testRecipe(name, registry) {
   for (const f of readdirSync(join(recipesDir, 'shared'))) cpSync(join(recipesDir, 'shared', f), join(shared, f));
   const dependencies = { [p.name]: p.version, '@mastra/core': MASTRA_CORE, zod: ZOD, ...recipe.dependencies };
   writeProject(app, registry.url, { name: `deploy-${name}`, dependencies, devDependencies: recipe.devDependencies ?? {} });
+  if (recipe.docker) {
+    // Built and run as an image (scripts/lib/docker-recipe.mjs); skipped only without podman.
+    if (!podmanInstalled()) {
+      results.push({ name, ok: true, skipped: true, detail: INSTALL_HINT });
+      log(`SKIP ${name}: ${INSTALL_HINT}`);
+      return;
+    }
+    const detail = await testDockerRecipe({ app, registryUrl: registry.url, packageName: p.name, expectedText: EXPECTED_TEXT, keep });
+    results.push({ name, ok: true, detail });
+    log(`PASS ${name}: ${detail}`);
+    return;
+  }
   const installSecs = npmInstall(app);
   const started = Date.now();
   if (recipe.buildFails) {
@@ -186,7 +202,8 @@ async function main() {
     if (!keep) rmSync(work, { recursive: true, force: true });
   }
   const failed = results.filter((r) => !r.ok);
-  log(`\ndeploy recipes: ${results.length - failed.length} passed, ${failed.length} failed`);
+  const skipped = results.filter((r) => r.skipped);
+  log(`\ndeploy recipes: ${results.length - failed.length - skipped.length} passed, ${skipped.length} skipped, ${failed.length} failed`);
   process.exit(failed.length ? 1 : 0);
 }
 
