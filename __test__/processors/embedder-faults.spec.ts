@@ -305,18 +305,19 @@ describe('the query cache (item 6c)', () => {
       const DIM = 8192;
       const embedder = { specificationVersion: 'v2', provider: 'local', modelId: 'big', maxEmbeddingsPerCall: 100,
         async doEmbed({ values }) { return { embeddings: values.map((t) => Array.from({ length: DIM }, (_, i) => ((t.length * 31 + i * 7 + t.charCodeAt(t.length - 1)) % 13) - 6)) }; } };
-      const measure = () => { global.gc(); global.gc(); const m = process.memoryUsage(); return { heap: m.heapUsed, buffers: m.arrayBuffers }; };
+      // (after an event-loop turn: the WebAssembly runtime lets go of buffers passed to it on a later turn)
+      const measure = async () => { await new Promise((r) => setTimeout(r, 50)); global.gc(); global.gc(); const m = process.memoryUsage(); return { heap: m.heapUsed, buffers: m.arrayBuffers }; };
       (async () => {
         const p = new ToolSearchProcessor({ tools, search: { mode: 'hybrid', embedder } });
         const rc = new RequestContext(); rc.set('mastra__threadId', 't');
         const s = await p.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 't', resourceId: 'r' }), requestContext: rc, messages: [], stepNumber: 0 });
         await s.tools.search_tools.execute({ query: 'warm up' }, {});
-        const before = measure();
+        const before = await measure();
         const long = 'w'.repeat(200_000); // 200 KB, one word (cheap for the lexical side)
         for (let i = 0; i < 80; i++) await s.tools.search_tools.execute({ query: long + i }, {});
-        const filled = measure();
+        const filled = await measure();
         p.dispose();
-        const disposed = measure();
+        const disposed = await measure();
         console.log(JSON.stringify({ heapGrowth: filled.heap - before.heap, buffersHeld: filled.buffers - before.buffers, buffersFreed: filled.buffers - disposed.buffers }));
       })();`;
     const run = await runNode(['--expose-gc', '-e', script], 120_000);

@@ -412,7 +412,8 @@ class ToolSearchProcessor {
   async #preloadChoice(catalog, requestContext, query, { max: maxTools, minConfidence } = this.#config.preload) {
     if (!query.trim()) return [];
     let ranking = await this.#preloadRanking(catalog, requestContext, query);
-    // learn (hook): learned evidence joins the ranking; what it vouches for skips the guess guards.
+    // learn (hook): learned evidence joins the ranking; what it vouches for skips the
+    // long-description confidence floor (never the hub guard).
     if (this.#learning) ranking = this.#learning.preloadRanking(ranking, catalog, requestContext, query, this.#config.filter !== undefined);
     const { results, tools, confidences, learned } = ranking;
     const { hubs, long } = catalog.guarded();
@@ -424,7 +425,9 @@ class ToolSearchProcessor {
       // A tool that comes up for requests about other tools is never loaded on a guess, and
       // one with an outlier-long description (how a stuffed tool looks) only with confidence.
       const vouched = learned?.has(name) === true; // learn (hook)
-      if (hubs.has(name) && !vouched) continue;
+      // (a hub stays out even when learned: a model that called a stuffed tool and saw it
+      // "succeed" must not teach preload to offer it)
+      if (hubs.has(name)) continue;
       if (long.has(name) && !vouched && confidences[i] < LONG_DESCRIPTION_MIN_CONFIDENCE) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'load'))) continue;
       if (!(await this.#isAllowed(tools[i], requestContext, 'active'))) continue;
