@@ -16,7 +16,7 @@ import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { ToolSearchProcessor } from '../index.js';
 import { createRequire } from 'node:module';
-import { hybridModelOption, readJsonl } from './util.mjs';
+import { hybridModelOption, mcpCatalog, mcpQueries, readJsonl } from './util.mjs';
 
 const option = (name, fallback) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : fallback);
 const modes = option('modes', 'compatible,enhanced,hybrid').split(',');
@@ -208,15 +208,19 @@ const multi = readJsonl('multilingual', 'tools.jsonl');
 const multiQueries = readJsonl('multilingual', 'queries.jsonl');
 // Small talk (data/smalltalk, five languages), searched over both catalogs: nothing should load.
 const smalltalk = readJsonl('smalltalk', 'queries.jsonl');
+const mcp = mcpCatalog();
+const mcpRequests = mcpQueries();
 // MetaTool's halves are thinned (every 4th even / odd line) to keep this to a minute or two.
 const halves = {
   dev: [
     ['MetaTool even lines', metatool, metaQueries.filter((_, i) => i % 8 === 0), smalltalk.filter((q) => q.split === 'dev')],
     ['multilingual dev split', multi, multiQueries.filter((q) => q.split === 'dev'), smalltalk.filter((q) => q.split === 'dev')],
+    ['real MCP servers dev split', mcp, mcpRequests.filter((q) => q.split === 'dev'), smalltalk.filter((q) => q.split === 'dev')],
   ],
   test: [
     ['MetaTool odd lines', metatool, metaQueries.filter((_, i) => i % 8 === 1), smalltalk.filter((q) => q.split === 'test')],
     ['multilingual test split', multi, multiQueries.filter((q) => q.split === 'test'), smalltalk.filter((q) => q.split === 'test')],
+    ['real MCP servers test split', mcp, mcpRequests.filter((q) => q.split === 'test'), smalltalk.filter((q) => q.split === 'test')],
   ],
 };
 
