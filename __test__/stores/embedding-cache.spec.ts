@@ -368,6 +368,15 @@ describe('search.embeddingCache contract and faults (custom caches)', () => {
     expect(() => redisEmbeddingCache(client, { keyPrefix: 'nosep' })).toThrow(/options\.keyPrefix must be a non-empty string ending with a separator/);
     expect(() => redisEmbeddingCache(client, { timeoutMs: 0 })).toThrow(/options\.timeoutMs must be a positive finite number/);
     expect(() => redisEmbeddingCache(client, { ttlMs: -1 })).toThrow(/options\.ttlMs must be a non-negative finite number/);
+    // an unknown key is warned about once, with the key it was probably meant to be
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      redisEmbeddingCache(client, { keyprefix: 'a:' } as any);
+      redisEmbeddingCache(client, { keyprefix: 'a:' } as any);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual(['redisEmbeddingCache: unknown option `keyprefix` is ignored. Did you mean `keyPrefix`?']);
+    } finally {
+      warn.mockRestore();
+    }
     expect(() => new SkillSearchProcessor({ workspace: fx.make(), search: { mode: 'hybrid', embeddingCache: {} } } as any)).toThrow(
       /SkillSearchProcessor: options\.search\.embeddingCache is used with options\.search\.embedder/,
     );

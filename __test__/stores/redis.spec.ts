@@ -127,6 +127,23 @@ describe('redisStore: key layout', () => {
   });
 });
 
+describe('redisStore: options', () => {
+  it('an unknown option key is warned about once, naming the key it was probably meant to be', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      redisStore(nodeClient, { prefix: 'x:' } as any);
+      redisStore(nodeClient, { prefix: 'x:' } as any);
+      redisStore(nodeClient, { keyPrefix: 'x:', timeout: 5 } as any);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        'redisStore: unknown option `prefix` is ignored. Known options: `keyPrefix`, `timeoutMs`, `ttlMs`.',
+        'redisStore: unknown option `timeout` is ignored. Did you mean `timeoutMs`?',
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
 describe('redisStore: thread keys cannot address other keys', () => {
   const tricky = ['a', 'a:b', 'x:*', '*', '?', '[ab]', '\\*', '%2A', 'b%', '{slot}', '', ' ', 'ü', '\ud800', '\ufffd', '\u0000string:a'];
 

@@ -9,6 +9,7 @@
 // `redisEmbeddingCache(client)` keeps them in Redis as plain strings with a TTL.
 
 const { describeValue } = require('../util.js');
+const { checkOptions } = require('../options.js');
 const { DEFAULT_TIMEOUT_MS, runBounded } = require('./index.js');
 const { adapterFor, isReplyString, luaScript, replyString, runScript, ENCODED_CHARS } = require('./redis.js');
 
@@ -41,6 +42,7 @@ function redisEmbeddingCache(client, options = {}) {
     throw optionError('client', "a connected standalone node-redis v5 client (createClient() from 'redis') or an ioredis client", client);
   }
   if (options === null || typeof options !== 'object') throw optionError('options', 'an object { keyPrefix?, timeoutMs?, ttlMs? }', options);
+  checkOptions(options, { name: 'redisEmbeddingCache', keys: ['keyPrefix', 'timeoutMs', 'ttlMs'] });
   const { keyPrefix = DEFAULT_PREFIX, timeoutMs = DEFAULT_TIMEOUT_MS, ttlMs = DEFAULT_EMBEDDING_TTL_MS } = options;
   if (typeof keyPrefix !== 'string' || keyPrefix === '' || ENCODED_CHARS.test(keyPrefix[keyPrefix.length - 1])) {
     throw optionError('options.keyPrefix', "a non-empty string ending with a separator such as ':'", keyPrefix);

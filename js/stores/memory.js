@@ -5,6 +5,7 @@
 // without Redis.
 
 const { describeValue } = require('../util.js');
+const { checkOptions } = require('../options.js');
 
 const DEFAULT_TTL_MS = 3_600_000;
 
@@ -44,6 +45,7 @@ function memoryStore(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`memoryStore: options must be an object; received ${describeValue(options)}.`);
   }
+  checkOptions(options, { name: 'memoryStore', keys: ['ttlMs', 'now'] });
   const explicitTtl = checkTtl(options.ttlMs);
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') {

@@ -11,6 +11,7 @@
 
 const crypto = require('node:crypto');
 const { describeValue } = require('../util.js');
+const { checkOptions } = require('../options.js');
 const { DEFAULT_TIMEOUT_MS, StoreReplyError, runBounded } = require('./index.js');
 
 const DEFAULT_TTL_MS = 3_600_000;
@@ -202,6 +203,8 @@ function redisStore(client, options = {}) {
   if (options === null || typeof options !== 'object') {
     throw optionError('options', 'an object { keyPrefix?, timeoutMs?, ttlMs? }', options);
   }
+  // (an unknown key, e.g. `prefix`, is warned about once, as the processors' options are)
+  checkOptions(options, { name: 'redisStore', keys: ['keyPrefix', 'timeoutMs', 'ttlMs'] });
   const { keyPrefix, timeoutMs = DEFAULT_TIMEOUT_MS, ttlMs } = options;
   if (
     keyPrefix !== undefined &&
