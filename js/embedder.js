@@ -30,8 +30,13 @@ const BATCH_TIMEOUT_MS = 30_000;
  */
 const SHARED_CACHE_TIMEOUT_MS = 2_000;
 const sharedCacheBound = (keys) => SHARED_CACHE_TIMEOUT_MS + keys;
-/** Texts cached per embedder (tool texts and queries), oldest dropped first. */
-const CACHE_LIMIT = 50_000;
+/**
+ * The vectors cached per embedder (tool texts), oldest dropped first: at most `texts` texts and
+ * `bytes` bytes of vectors — 10,000 tools of 3,072 values fit (~123 MB); 50,000 texts of 8,192
+ * values (1.6 GB) do not. A catalog being embedded never depends on the cache keeping its
+ * vectors (see #embed): the bound only costs re-embedding after a catalog changes.
+ */
+const CACHE_BOUNDS = { texts: 50_000, bytes: 256 * 1024 * 1024 };
 const QUERY_CACHE_LIMIT = 256;
 /**
  * Longer queries are cached under their hash, so the query cache holds at most 256 keys of
@@ -182,13 +187,21 @@ function queryKeyOf(query) {
 const states = new WeakMap();
 function stateOf(embedder) {
   let state = states.get(embedder);
-  if (!state) states.set(embedder, (state = { vectors: new Map(), dim: undefined }));
+  if (!state) states.set(embedder, (state = { vectors: new Map(), bytes: 0, dim: undefined }));
   return state;
 }
-function remember(cache, text, vector, limit) {
+/** Keeps `vector` under `text` in `cache`, dropping the oldest entries past `limit` texts or `byteLimit` bytes. */
+function remember(cache, text, vector, limit, byteLimit = Infinity, account = { bytes: 0 }) {
+  const old = cache.get(text);
+  if (old) account.bytes -= old.byteLength;
   cache.delete(text);
   cache.set(text, vector);
-  while (cache.size > limit) cache.delete(cache.keys().next().value);
+  account.bytes += vector.byteLength;
+  while (cache.size > limit || (account.bytes > byteLimit && cache.size > 1)) {
+    const [oldest, dropped] = cache.entries().next().value;
+    account.bytes -= dropped.byteLength;
+    cache.delete(oldest);
+  }
 }
 
 /**
@@ -335,15 +348,18 @@ class EmbedderSide {
     return vectors;
   }
 
-  /** Embeds `texts` into the local cache, batched within maxEmbeddingsPerCall. */
-  async #embedBatches(texts) {
+  /** Embeds `texts` into `found` (text -> vector) and the local cache, batched within maxEmbeddingsPerCall. */
+  async #embedBatches(texts, found) {
     const limit = this.embedder.maxEmbeddingsPerCall;
     const size = Number.isInteger(limit) && limit > 0 ? limit : 256;
     const batches = [];
     for (let i = 0; i < texts.length; i += size) batches.push(texts.slice(i, i + size));
     const run = async (values) => {
       const vectors = await this.#doEmbed(values, BATCH_TIMEOUT_MS, 'an embedding call', false);
-      values.forEach((text, i) => remember(this.state.vectors, text, vectors[i], CACHE_LIMIT));
+      values.forEach((text, i) => {
+        found.set(text, vectors[i]);
+        this.#cache(text, vectors[i]);
+      });
     };
     if (this.embedder.supportsParallelCalls) await Promise.all(batches.map(run));
     else for (const batch of batches) await run(batch);
@@ -356,20 +372,30 @@ class EmbedderSide {
    */
   async #embed(texts) {
     const local = this.state.vectors;
-    const wanted = [...new Set(texts.filter((t) => !local.has(t)))];
+    // (what this call found, apart from the cache: a large catalog may push its own first
+    // vectors out of the bounded cache before its last ones are in)
+    const found = new Map();
+    for (const t of texts) if (local.has(t)) found.set(t, local.get(t));
+    const wanted = [...new Set(texts.filter((t) => !found.has(t)))];
     // Before the embedder first answered, one text is embedded while the shared cache is read:
     // the vectors' length comes from the model, never from the cache (its values may be stale).
     const probe = this.sharedCache && this.state.dim === undefined && wanted.length > 0 ? wanted[0] : undefined;
     const rest = probe === undefined ? wanted : wanted.slice(1);
-    const [shared] = await Promise.all([this.#fromShared(rest), probe === undefined ? undefined : this.#embedBatches([probe])]);
+    const [shared] = await Promise.all([this.#fromShared(rest), probe === undefined ? undefined : this.#embedBatches([probe], found)]);
     const missing = rest.filter((t) => !shared.has(t));
     for (const [text, vector] of shared) {
-      if (vector.length === this.state.dim) remember(local, text, vector, CACHE_LIMIT);
-      else missing.push(text);
+      if (vector.length === this.state.dim) {
+        found.set(text, vector);
+        this.#cache(text, vector);
+      } else missing.push(text);
     }
-    await this.#embedBatches(missing);
-    this.#toShared(probe === undefined ? missing : [probe, ...missing]);
-    return texts.map((t) => local.get(t));
+    await this.#embedBatches(missing, found);
+    this.#toShared(probe === undefined ? missing : [probe, ...missing], found);
+    return texts.map((t) => found.get(t));
+  }
+
+  #cache(text, vector) {
+    remember(this.state.vectors, text, vector, CACHE_BOUNDS.texts, CACHE_BOUNDS.bytes, this.state);
   }
 
   async #buildOverride(native, textsOf) {
@@ -462,4 +488,4 @@ class EmbedderSide {
   }
 }
 
-module.exports = { embedderOptionsOf, EmbedderSide, sharedKeyOf, encodeVector, decodeVector, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS, MAX_DIMENSIONS, TIMINGS };
+module.exports = { embedderOptionsOf, EmbedderSide, sharedKeyOf, encodeVector, decodeVector, DEFAULT_QUERY_TIMEOUT_MS, EMBEDDER_WEIGHTS, MAX_DIMENSIONS, TIMINGS, CACHE_BOUNDS, cachedBytesOf: (embedder) => stateOf(embedder).bytes };

@@ -330,3 +330,37 @@ describe('the query cache (item 6c)', () => {
     expect(out.buffersFreed).toBeGreaterThan(2 * 2 ** 20);
   }, 130_000);
 });
+
+describe('the catalog vector cache is bounded in bytes', () => {
+  const savedBounds = { ...embedderModule.CACHE_BOUNDS };
+  afterEach(() => Object.assign(embedderModule.CACHE_BOUNDS, savedBounds));
+
+  it('a catalog larger than the bound is still embedded whole and used; the cache stays within the bound', async () => {
+    // 8-value vectors are 32 bytes: the bound holds 4 texts, the catalog has ~15.
+    embedderModule.CACHE_BOUNDS.bytes = 4 * DIM * 4;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { model, calls } = scriptedEmbedder();
+    const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid', embedder: model } } as any);
+    const step = await stepOf(processor);
+    // 'zorblax' is no word of any tool: only the embedder's vectors (weather axis) find get_weather.
+    expect((await search(step, 'zorblax'))[0]).toBe('get_weather');
+    expect(embedderWarnings(warn)).toEqual([]);
+    expect(embedderModule.cachedBytesOf(model)).toBeLessThanOrEqual(4 * DIM * 4);
+    const catalogTexts = calls.filter((c) => c.length > 1).flat().length;
+    expect(catalogTexts).toBeGreaterThan(4);
+    // A new tool set re-embeds what the bound dropped, and search still uses the embedder.
+    const next = await stepOf(new ToolSearchProcessor({ tools: { ...tools(), ...extraTool('invoices') }, search: { mode: 'hybrid', embedder: model } } as any));
+    expect((await search(next, 'zorblax'))[0]).toBe('get_weather');
+    expect(embedderModule.cachedBytesOf(model)).toBeLessThanOrEqual(4 * DIM * 4);
+    processor.dispose();
+  });
+
+  it('under the default bound a catalog embedded once is not embedded again by another processor', async () => {
+    const { model, calls } = scriptedEmbedder();
+    await stepOf(new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid', embedder: model } } as any));
+    const first = calls.length;
+    const step = await stepOf(new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid', embedder: model } } as any));
+    expect((await search(step, 'zorblax'))[0]).toBe('get_weather');
+    expect(calls.filter((c) => c.length > 1).length).toBe(calls.slice(0, first).filter((c) => c.length > 1).length);
+  });
+});
