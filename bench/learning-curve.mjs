@@ -33,7 +33,7 @@ const ratio = (x, n) => (n ? round(x / n) : null);
 
 /** A point's figures from agent-steps' summary of some counted tasks. */
 function figures(s) {
-  return { tasks: s.tasks, solved: ratio(s.solved, s.tasks), callsPerSolved: ratio(s.callsSolved, s.solved), preloadPrecision: ratio(s.preloadedRelevant, s.preloaded), preloaded: s.preloaded, wrongCallsPerTask: ratio(s.wrongCalls, s.tasks) };
+  return { tasks: s.tasks, solvedTasks: s.solved, solved: ratio(s.solved, s.tasks), callsPerSolved: ratio(s.callsSolved, s.solved), preloadPrecision: ratio(s.preloadedRelevant, s.preloaded), preloaded: s.preloaded, wrongCallsPerTask: ratio(s.wrongCalls, s.tasks) };
 }
 
 /** Runs every series and point; returns the JSON written to RESULTS. */
@@ -92,7 +92,7 @@ export const METRICS = [
 ];
 const COLOURS = { metatool: '#1f6feb', multilingual: '#d1242f', mcp: '#1a7f37' };
 const DASHES = { hybrid: '', enhanced: '6 4' };
-const PANEL = { width: 300, height: 220, left: 48, top: 40, gap: 30 };
+const PANEL = { width: 290, height: 220, left: 48, top: 56, gap: 70 };
 
 const escapeXml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fixed = (x) => (Math.round(x * 100) / 100).toString();
@@ -131,7 +131,7 @@ export function renderSvg(data) {
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
   out.push(`<title>Learning from use: ${escapeXml(data.model)} model, ${escapeXml(data.split)} tasks, by past tasks</title>`);
   out.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text x="${PANEL.left}" y="18" font-size="13" font-weight="bold">Learning from use (learn: { scope: 'global' }), oracle model, counted on the ${escapeXml(data.split)} half, by past tasks N</text>`);
+  out.push(`<text x="8" y="20" font-size="13" font-weight="bold">Learning from use (learn: { scope: 'global' }), oracle model, counted on the ${escapeXml(data.split)} half, by past tasks N</text>`);
   METRICS.forEach((metric, m) => {
     const x0 = PANEL.left + m * (PANEL.width + PANEL.gap);
     const [yMin, yMax] = yRange(data, metric.key);
@@ -140,16 +140,20 @@ export function renderSvg(data) {
     const xAt = (past) => x0 + (past / xMax) * PANEL.width;
     const yAt = (v) => bottom - ((v - yMin) / (yMax - yMin)) * PANEL.height;
     out.push(`<g data-metric="${metric.key}" data-y-min="${yMin}" data-y-max="${yMax}" data-top="${top}" data-bottom="${bottom}" data-left="${x0}" data-width="${PANEL.width}" data-x-max="${xMax}">`);
-    out.push(`<text x="${x0}" y="${top - 8}" font-size="12" font-weight="bold">${escapeXml(metric.title)}</text>`);
+    out.push(`<text x="${x0 - 40}" y="${top - 12}" font-size="12" font-weight="bold">${escapeXml(metric.title)}</text>`);
     for (const v of ticks(yMin, yMax)) {
       const y = fixed(yAt(v));
       out.push(`<line x1="${x0}" y1="${y}" x2="${x0 + PANEL.width}" y2="${y}" stroke="#e5e5e5"/>`);
       out.push(`<text x="${x0 - 4}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeXml(metric.format(v))}</text>`);
     }
+    let lastLabel = -Infinity;
     for (const past of pasts) {
-      const x = fixed(xAt(past));
-      out.push(`<line x1="${x}" y1="${bottom}" x2="${x}" y2="${bottom + 4}" stroke="#555555"/>`);
-      out.push(`<text x="${x}" y="${bottom + 16}" text-anchor="middle">${past.toLocaleString('en-US')}</text>`);
+      const x = xAt(past);
+      out.push(`<line x1="${fixed(x)}" y1="${bottom}" x2="${fixed(x)}" y2="${bottom + 4}" stroke="#555555"/>`);
+      // (a label only where it has room: N = 250 and 500 sit close on a 0 … 3,000 axis)
+      if (x - lastLabel < 30) continue;
+      lastLabel = x;
+      out.push(`<text x="${fixed(x)}" y="${bottom + 16}" text-anchor="middle">${past.toLocaleString('en-US')}</text>`);
     }
     out.push(`<line x1="${x0}" y1="${top}" x2="${x0}" y2="${bottom}" stroke="#555555"/>`);
     out.push(`<line x1="${x0}" y1="${bottom}" x2="${x0 + PANEL.width}" y2="${bottom}" stroke="#555555"/>`);
