@@ -257,7 +257,7 @@ export async function runSet(tasks, catalog, [label, Processor, search, extra = 
       pastRun.wrongCalls += run.wrongCalls ?? 0;
     }
   }
-  const totals = { label, learned: extra.learn ? processor.getLearningStats() : undefined, pastRun, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, wrongCalls: 0, model: modelName, bytesSolved: 0, firstCall: 0, preloaded: 0, preloadedRelevant: 0, searchLoaded: 0, searchLoadedRelevant: 0, preload: Boolean(extra.preload), outcomes: [] };
+  const totals = { label, learned: extra.learn ? await processor.getLearningStats?.() : undefined, pastRun, tasks: tasks.length, solved: 0, callsSolved: 0, callsAll: 0, wrongCalls: 0, model: modelName, bytesSolved: 0, firstCall: 0, preloaded: 0, preloadedRelevant: 0, searchLoaded: 0, searchLoadedRelevant: 0, preload: Boolean(extra.preload), outcomes: [] };
   for (let i = 0; i < tasks.length; i++) {
     const { model, run } = modelFor(tasks[i]);
     await runTask(processor, model, tasks[i].query, `task-${i}`, `user-${(i * 7) % USERS}`);
