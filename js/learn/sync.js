@@ -32,7 +32,7 @@ const STORE_SHAPE = `{ ${STORE_METHODS.map((m) => `${m}()`).join(', ')} } return
 function learnStoreProblem(store) {
   if (store === null || typeof store !== 'object') return describeValue(store);
   for (const method of STORE_METHODS) {
-    if (typeof store[method] !== 'function') return `an object without a ${method}() method`;
+    if (typeof store[method] !== 'function') return `an object with no ${method}() method`;
   }
   if (store.close !== undefined && typeof store.close !== 'function') return `an object whose close is ${describeValue(store.close)}, not a function`;
   if (store.timeoutMs !== undefined && !isPositive(store.timeoutMs)) {
