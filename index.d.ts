@@ -14,3 +14,5 @@ export { memoryStore } from './js/stores/memory';
 export type { MemoryStoreOptions, MemoryLoadedStateStore } from './js/stores/memory';
 export { redisEmbeddingCache } from './js/stores/embedding-cache';
 export type { EmbeddingCache, RedisEmbeddingCache, RedisEmbeddingCacheOptions } from './js/stores/embedding-cache';
+export { redisLearnStore } from './js/learn/redis-store';
+export type { LearnStore, LearnRecord, RedisLearnStore, RedisLearnStoreOptions } from './js/learn/redis-store';

@@ -8,6 +8,8 @@ const { redisStore } = require('./js/stores/redis.js');
 const { memoryStore } = require('./js/stores/memory.js');
 // Shared vectors for `search.embeddingCache` (js/stores/embedding-cache.js).
 const { redisEmbeddingCache } = require('./js/stores/embedding-cache.js');
+// A shared store for `learn.store` (js/learn/redis-store.js).
+const { redisLearnStore } = require('./js/learn/redis-store.js');
 
 module.exports = {
   ToolSearchProcessor,
@@ -16,4 +18,5 @@ module.exports = {
   redisStore,
   memoryStore,
   redisEmbeddingCache,
+  redisLearnStore,
 };

@@ -22,5 +22,6 @@ export const ToolCallFilter = cjs.ToolCallFilter;
 export const redisStore = cjs.redisStore;
 export const memoryStore = cjs.memoryStore;
 export const redisEmbeddingCache = cjs.redisEmbeddingCache;
+export const redisLearnStore = cjs.redisLearnStore;
 
-export default { ToolSearchProcessor, SkillSearchProcessor, ToolCallFilter, redisStore, memoryStore, redisEmbeddingCache };
+export default { ToolSearchProcessor, SkillSearchProcessor, ToolCallFilter, redisStore, memoryStore, redisEmbeddingCache, redisLearnStore };

@@ -3,6 +3,7 @@ import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool, ToolExecutionContext } from '@mastra/core/tools';
 import type { Mastra } from '@mastra/core/mastra';
 import type { LoadedStateStore, StateStoreStats } from './stores/index';
+import type { LearnStore } from './learn/redis-store';
 
 /** The phase a {@link ToolSearchProcessorOptions.filter} call is made for. */
 export type ToolSearchFilterPhase = 'search' | 'load' | 'active';
@@ -130,7 +131,7 @@ export interface ToolSearchProcessorOptions {
 export interface ToolSearchLearnOptions {
   /** `'resource'`: what a resource (user) teaches serves only it; `'global'`: the deployment. @default 'resource' */
   scope?: 'resource' | 'global';
-  /** `'in-memory'` or a learning store (the contract in js/learn/store.js). @default 'in-memory' */
+  /** `'in-memory'` or a shared learning store every process replays (`redisLearnStore({ client })`, or your own). @default 'in-memory' */
   store?: 'in-memory' | ToolSearchLearnStore;
   /** Cold start: example requests per tool id, learned as if served (trusted in scope 'global'). */
   seed?: Record<string, string[]>;
@@ -148,14 +149,8 @@ export interface ToolSearchLearnOptions {
   minSimilarity?: number;
 }
 
-/** Ours: a learning store (in-process, synchronous in this version; see js/learn/store.js). */
-export interface ToolSearchLearnStore {
-  add(partition: string, example: { tool: string; resource: string; features: { terms: Uint32Array; counts: Uint16Array } }, now: number): void;
-  neighbours(partition: string, features: { terms: Uint32Array; counts: Uint16Array }, k: number, minSimilarity: number): Array<{ tool: string; resource: string; similarity: number; time: number; seed: boolean }>;
-  forgetResource(resource: string): number;
-  clear(): void;
-  stats(): { examples: number; seeds: number; resources: number; bytes: number };
-}
+/** Ours: a shared learning store (docs/learning.md, "Stores"), e.g. `redisLearnStore({ client })`. */
+export type ToolSearchLearnStore = LearnStore;
 
 export type ToolSearchResult = { name: string; description: string; score: number };
 
@@ -216,12 +211,12 @@ export declare class ToolSearchProcessor implements Processor<'tool-search'> {
   /** Ours: the state's thread count and oldest access wherever it lives (a store's `stats()`, null when it does not answer). */
   getStoreStats(): Promise<StateStoreStats | null>;
   cleanupNow(): number;
-  /** Ours (learn): forgets what one resource taught; returns how many examples were removed (0 when learn is off). */
-  forgetLearnedResource(resourceId: string): number;
-  /** Ours (learn): forgets every learned example (`learn.seed` stays). */
-  forgetAllLearned(): void;
-  /** Ours (learn): what learning holds, or null when learn is off. */
-  getLearningStats(): { scope: 'resource' | 'global'; examples: number; seeds: number; resources: number; bytes: number } | null;
+  /** Ours (learn): forgets what one resource taught (in every process with a shared store); resolves how many examples (store: records) were removed (0 when learn is off). */
+  forgetLearnedResource(resourceId: string): Promise<number>;
+  /** Ours (learn): forgets every learned example (in every process with a shared store; `learn.seed` stays). */
+  forgetAllLearned(): Promise<void>;
+  /** Ours (learn): what learning holds, or null when learn is off. `lastOutage`: when the shared store's last outage began (ISO time). */
+  getLearningStats(): { scope: 'resource' | 'global'; examples: number; seeds: number; resources: number; bytes: number; store: 'in-memory' | 'custom' | 'redis'; lastOutage: string | null } | null;
   /** Called by Mastra when the processor is registered: its logger receives store warnings. */
   __registerMastra(mastra: Mastra<any, any, any, any, any, any, any, any, any, any>): void;
   /** Stops background cleanup and releases all state; calling it twice is harmless. */

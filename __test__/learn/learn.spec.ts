@@ -204,18 +204,19 @@ describe('ToolSearchProcessor learn: bounds, decay, deletion', () => {
     const processor = processorWith({ scope: 'global', seed: { send_email: ['mail the report to Ann'] } });
     await turn(processor, DINNER, solve('book_table'), 'alice');
     await turn(processor, 'sort out dinner for three on sunday at Luigi', solve('book_table'), 'carol');
-    expect(processor.forgetLearnedResource('alice')).toBe(1);
+    await expect(processor.forgetLearnedResource('alice')).resolves.toBe(1);
     expect(processor.getLearningStats()).toMatchObject({ examples: 1, resources: 1, seeds: 1 });
     expect((await turn(processor, DINNER_AGAIN, [{ text: 'ok' }], 'bob')).log[0].tools).not.toContain('book_table');
-    processor.forgetAllLearned();
-    expect(processor.getLearningStats()).toMatchObject({ examples: 0, resources: 0, seeds: 1, bytes: 0 });
+    await processor.forgetAllLearned();
+    expect(processor.getLearningStats()).toEqual({ scope: 'global', examples: 0, resources: 0, seeds: 1, bytes: 0, store: 'in-memory', lastOutage: null });
     processor.dispose();
   });
 
-  it('getLearningStats is null when learn is off', () => {
+  it('getLearningStats is null when learn is off (forget* still return Promises)', async () => {
     const processor = new ToolSearchProcessor({ tools: catalog() });
     expect(processor.getLearningStats()).toBeNull();
-    expect(processor.forgetLearnedResource('x')).toBe(0);
+    await expect(processor.forgetLearnedResource('x')).resolves.toBe(0);
+    await expect(processor.forgetAllLearned()).resolves.toBeUndefined();
     processor.dispose();
   });
 });

@@ -62,7 +62,7 @@ function load(cwd: string, env: Record<string, string> = {}, preload: string[] =
 
 describe('native loader', () => {
   it('loads the addon when the binary is there', () => {
-    expect(load(root).loaded).toEqual(['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisEmbeddingCache', 'redisStore']);
+    expect(load(root).loaded).toEqual(['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisEmbeddingCache', 'redisLearnStore', 'redisStore']);
   });
 
   it('missing binary on a supported platform: names it, the package to reinstall, and the fixes', () => {
@@ -190,7 +190,7 @@ describe('native loader', () => {
       const built = readdirSync(root).filter((f) => f.endsWith('.node'));
       expect(built.length).toBeGreaterThan(0);
       for (const f of built) cpSync(join(root, f), join(withBinary, f));
-      expect(load(withBinary).loaded).toEqual(['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisEmbeddingCache', 'redisStore']);
+      expect(load(withBinary).loaded).toEqual(['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisEmbeddingCache', 'redisLearnStore', 'redisStore']);
       const o = load(withBinary, { NAPI_RS_NATIVE_LIBRARY_PATH: join(pkgDir, 'nowhere.node') });
       expect(o.code).toBe('MASTRA_NATIVE_BINDING_NOT_FOUND');
       expect(o.message).toContain(`NAPI_RS_NATIVE_LIBRARY_PATH=${join(pkgDir, 'nowhere.node')}`);

@@ -10,7 +10,7 @@ function node(args: string[]) {
   return { status: r.status, out: r.stdout.trim(), err: r.stderr };
 }
 
-const exported = ['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisEmbeddingCache', 'redisStore'];
+const exported = ['SkillSearchProcessor', 'ToolCallFilter', 'ToolSearchProcessor', 'memoryStore', 'redisEmbeddingCache', 'redisLearnStore', 'redisStore'];
 
 describe('package entry points', () => {
   it('require() by package name gives the three processors and the two state stores', () => {

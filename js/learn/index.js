@@ -11,6 +11,9 @@ const { shortDescription } = require('../util.js');
 const { userTexts } = require('../preload.js');
 const { featuresOf } = require('./features.js');
 const { InMemoryLearnStore, SEED_PARTITION } = require('./store.js');
+// learnstore (hook): a shared learning store is a log every process replays into its index.
+const { LearnSync } = require('./sync.js');
+const { encodePayload, decodePayload } = require('./payload.js');
 
 const META_TOOLS = new Set(['search_tools', 'load_tool']);
 const GLOBAL_PARTITION = '\u0000global';
@@ -43,10 +46,14 @@ class ToolLearning {
   #config;
   #store;
   #seen = new Set();
+  /** learnstore (hook): the shared store's sync, or undefined for 'in-memory'. */
+  #sync;
 
-  constructor(config) {
+  constructor(config, getLogger) {
     this.#config = config;
-    this.#store = config.store === 'in-memory' ? new InMemoryLearnStore(config) : config.store;
+    // (the in-process index always answers queries; a shared store only feeds it)
+    this.#store = new InMemoryLearnStore(config);
+    if (config.store !== 'in-memory') this.#sync = new LearnSync(config.store, { apply: (record) => this.#applyRecord(record), getLogger }); // learnstore (hook)
     const now = Date.now();
     for (const [tool, request] of config.seed) {
       const features = featuresOf(request);
@@ -71,6 +78,12 @@ class ToolLearning {
    * before it. `allowed(tool)` is the filter's verdict (a denied tool is never learned).
    */
   async observe(args, catalog, preferId, allowed) {
+    // learnstore (hook): what other processes learned, before this step uses the index; during
+    // a store outage nothing is learned (the store would miss it).
+    if (this.#sync) {
+      await this.#sync.pull();
+      if (!this.#sync.healthy) return;
+    }
     const resource = resourceIdOf(args.requestContext);
     if (resource === undefined || !Array.isArray(args.messages)) return;
     const thread = String(args.requestContext.get('mastra__threadId') ?? args.requestContext.get('MastraMemory')?.thread?.id ?? '');
@@ -93,9 +106,44 @@ class ToolLearning {
         const found = this.#resolve(catalog, call.toolName, preferId);
         if (!found || !(await allowed(found.tool))) continue;
         const features = featuresOf(request);
-        if (features) this.#store.add(this.#partitionOf(resource), { tool: found.name, resource, features }, Date.now());
+        if (features) this.#learn(this.#partitionOf(resource), found.name, resource, features);
       }
     }
+  }
+
+  /** learnstore (hook): into the index now (read-your-writes), and to the shared store. */
+  #learn(partition, tool, resource, features) {
+    const time = Date.now();
+    this.#store.add(partition, { tool, resource, features }, time);
+    this.#sync?.push({ type: 'example', partition, resource, tool, time, payload: encodePayload(features) });
+  }
+
+  /**
+   * learnstore (hook): another process's record into the index. Checked (a store is not a trust
+   * boundary): examples only for this scope's partitions (never seeds), with a readable payload.
+   */
+  #applyRecord(record) {
+    const type = record.type ?? 'example';
+    if (type === 'clear') {
+      this.#seen.clear();
+      this.#store.clear();
+      return;
+    }
+    if (typeof record.resource !== 'string') return;
+    if (type === 'forget') {
+      this.#forgetSeen(record.resource);
+      this.#store.forgetResource(record.resource);
+      return;
+    }
+    if (type !== 'example' || typeof record.tool !== 'string' || !record.tool || typeof record.partition !== 'string') return;
+    if (record.partition !== this.#partitionOf(record.resource)) return;
+    const features = decodePayload(record.payload);
+    if (!features || typeof record.time !== 'number' || !Number.isFinite(record.time)) return;
+    this.#store.add(record.partition, { tool: record.tool, resource: record.resource, features }, Math.min(record.time, Date.now()));
+  }
+
+  #forgetSeen(resourceId) {
+    for (const key of [...this.#seen]) if (key.startsWith(`${resourceId}\u0000`)) this.#seen.delete(key);
   }
 
   #remember(key) {
@@ -207,20 +255,32 @@ class ToolLearning {
     return { ...found, results: rows.map((r) => r.result), tools: rows.map((r) => r.tool) };
   }
 
-  /** Forgets what `resourceId` taught (every partition); returns how many examples went. */
-  forgetResource(resourceId) {
-    for (const key of [...this.#seen]) if (key.startsWith(`${resourceId}\u0000`)) this.#seen.delete(key);
-    return this.#store.forgetResource(resourceId);
+  /**
+   * Forgets what `resourceId` taught (every partition); resolves how many examples went (with a
+   * shared store: how many records the store deleted; every process drops them too).
+   */
+  async forgetResource(resourceId) {
+    this.#forgetSeen(resourceId);
+    const removed = this.#store.forgetResource(resourceId);
+    return this.#sync ? this.#sync.forgetResource(resourceId) : removed; // learnstore (hook)
   }
 
-  /** Forgets every learned example (seeds, which are configuration, stay). */
-  forgetAll() {
+  /** Forgets every learned example (seeds, which are configuration, stay), in every process with a shared store. */
+  async forgetAll() {
     this.#seen.clear();
     this.#store.clear();
+    if (this.#sync) await this.#sync.clear(); // learnstore (hook)
   }
 
   stats() {
-    return { scope: this.#config.scope, ...this.#store.stats() };
+    // learnstore (hook): which store, and when its last outage began
+    const store = this.#sync ? { store: this.#sync.kind, lastOutage: this.#sync.lastOutage } : { store: 'in-memory', lastOutage: null };
+    return { scope: this.#config.scope, ...this.#store.stats(), ...store };
+  }
+
+  /** learnstore (hook): stops the shared store's background retry. */
+  dispose() {
+    this.#sync?.dispose();
   }
 }
 

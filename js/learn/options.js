@@ -20,7 +20,8 @@ const DEFAULTS = Object.freeze({
   minSimilarity: 0.2,
 });
 
-const STORE_METHODS = ['add', 'neighbours', 'forgetResource', 'clear', 'stats'];
+// learnstore (hook): a shared learning store's contract (js/learn/sync.js, docs/learning.md).
+const { learnStoreProblem, STORE_SHAPE } = require('./sync.js');
 
 function learnOptionsOf(learn, kind) {
   if (learn === undefined || learn === false) return undefined;
@@ -33,8 +34,9 @@ function learnOptionsOf(learn, kind) {
   if (scope !== 'resource' && scope !== 'global') throw fail('.scope', "'resource' or 'global'", scope);
   const store = spec.store ?? 'in-memory';
   if (store !== 'in-memory') {
-    if (store === null || typeof store !== 'object' || STORE_METHODS.some((m) => typeof store[m] !== 'function')) {
-      throw fail('.store', `'in-memory' or a learning store { ${STORE_METHODS.join(', ')} } (docs/learning.md)`, store);
+    const problem = learnStoreProblem(store);
+    if (problem !== undefined) {
+      throw new TypeError(`${kind}: options.learn.store must be 'in-memory' or a learning store ${STORE_SHAPE} such as redisLearnStore({ client }) (docs/learning.md); received ${problem}.`);
     }
   }
   const positiveInteger = (key) => {

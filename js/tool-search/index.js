@@ -93,7 +93,7 @@ class ToolSearchProcessor {
     if (config.storage === 'context') this.#store = new ContextNames();
     else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
     else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
-    if (config.learn) this.#learning = new ToolLearning(config.learn); // learn (hook)
+    if (config.learn) this.#learning = new ToolLearning(config.learn, () => this.#logger); // learn (hook; the logger: learnstore's outage warning)
     if (config.embedder) {
       const fallback = model ? "the shipped model's vectors" : 'the lexical ranking alone';
       this.#embedder = new EmbedderSide(config.embedder, () => this.#logger, 'ToolSearchProcessor', fallback);
@@ -712,17 +712,20 @@ class ToolSearchProcessor {
 
   // learn (hook): privacy and observability of `options.learn` (see docs/learning.md).
 
-  /** Forgets everything `resourceId` taught (learn); returns how many examples were removed. */
-  forgetLearnedResource(resourceId) {
+  /**
+   * Forgets everything `resourceId` taught (learn); resolves how many examples were removed (with
+   * a shared `learn.store`: records deleted from it; every process forgets). Always a Promise.
+   */
+  async forgetLearnedResource(resourceId) {
     return this.#learning ? this.#learning.forgetResource(resourceId) : 0;
   }
 
-  /** Forgets every learned example (learn); `learn.seed` stays. */
-  forgetAllLearned() {
-    this.#learning?.forgetAll();
+  /** Forgets every learned example (learn; in every process with a shared store); `learn.seed` stays. Always a Promise. */
+  async forgetAllLearned() {
+    await this.#learning?.forgetAll();
   }
 
-  /** `{ scope, examples, seeds, resources, bytes }` of what learn holds, or null when learn is off. */
+  /** `{ scope, examples, seeds, resources, bytes, store, lastOutage }` of what learn holds, or null when learn is off. */
   getLearningStats() {
     return this.#learning ? this.#learning.stats() : null;
   }
@@ -734,6 +737,7 @@ class ToolSearchProcessor {
     this.#store.dispose();
     this.#overlayCache = undefined;
     this.#embedder?.dispose();
+    this.#learning?.dispose(); // learnstore (hook)
   }
 }
 

@@ -14,6 +14,9 @@ import {
   type RedisStoreClient,
   memoryStore,
   redisStore,
+  redisLearnStore,
+  type LearnStore,
+  type LearnRecord,
 } from 'mastra-native-processors';
 
 const phase: ToolSearchFilterPhase = 'load';
@@ -99,3 +102,18 @@ export async function useMetaTools() {
 export const promptStageFilter = new ToolCallFilter({ stage: 'prompt', filterAfterToolSteps: 1 });
 // @ts-expect-error stage is 'prompt' (or left out for the host's own stage)
 new ToolCallFilter({ stage: 'messages' });
+
+// Shared learning (issue 42): redisLearnStore({ client }) or a custom LearnStore; forget* are async.
+export const learningTools = new ToolSearchProcessor({ tools: {}, learn: { scope: 'global', store: redisLearnStore({ client: redisClient, maxRecords: 10_000 }) } });
+const learnLog: LearnRecord[] = [];
+const customLearnStore: LearnStore = {
+  append: async (record) => void learnLog.push(record),
+  read: async (cursor) => ({ records: learnLog.slice(Number(cursor ?? 0)), cursor: String(learnLog.length) }),
+  forgetResource: async (_resource, opts) => (opts?.tombstone ? learnLog.push(opts.tombstone) : 0),
+  clear: async () => {},
+};
+export const customLearning = new ToolSearchProcessor({ tools: {}, learn: { store: customLearnStore } });
+export const forgotten: Promise<number> = customLearning.forgetLearnedResource('user-1');
+export const learnStoreKind: 'in-memory' | 'custom' | 'redis' | undefined = customLearning.getLearningStats()?.store;
+// @ts-expect-error redisLearnStore takes { client, ... }
+redisLearnStore(redisClient);
