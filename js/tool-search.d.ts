@@ -130,7 +130,7 @@ export interface ToolSearchProcessorOptions {
 export interface ToolSearchLearnOptions {
   /** `'resource'`: what a resource (user) teaches serves only it; `'global'`: the deployment. @default 'resource' */
   scope?: 'resource' | 'global';
-  /** `'in-memory'` or a learning store (the contract in js/learn/store.js). @default 'in-memory' */
+  /** `'in-memory'` or a learning store (ToolSearchLearnStore). @default 'in-memory' */
   store?: 'in-memory' | ToolSearchLearnStore;
   /** Cold start: example requests per tool id, learned as if served (trusted in scope 'global'). */
   seed?: Record<string, string[]>;
@@ -148,13 +148,21 @@ export interface ToolSearchLearnOptions {
   minSimilarity?: number;
 }
 
-/** Ours: a learning store (in-process, synchronous in this version; see js/learn/store.js). */
+/** A learned example as a shared store carries it: `payload` is opaque (hashed terms and an int8 vector, base64). */
+export interface ToolSearchLearnRecord {
+  partition: string;
+  resource: string;
+  tool: string;
+  time: number;
+  payload: string;
+}
+
+/** Ours: a learning store (docs/learning.md): sees each learned example; may replay other processes' examples through `attach`'s sink. */
 export interface ToolSearchLearnStore {
-  add(partition: string, example: { tool: string; resource: string; features: { terms: Uint32Array; counts: Uint16Array } }, now: number): void;
-  neighbours(partition: string, features: { terms: Uint32Array; counts: Uint16Array }, k: number, minSimilarity: number): Array<{ tool: string; resource: string; similarity: number; time: number; seed: boolean }>;
-  forgetResource(resource: string): number;
-  clear(): void;
-  stats(): { examples: number; seeds: number; resources: number; bytes: number };
+  append(record: ToolSearchLearnRecord): void | Promise<void>;
+  attach?(sink: { addPayload(record: ToolSearchLearnRecord): boolean; forgetResource(resource: string): number; clear(): void }): void;
+  forgetResource?(resource: string): void | Promise<void>;
+  clear?(): void | Promise<void>;
 }
 
 export type ToolSearchResult = { name: string; description: string; score: number };

@@ -9,17 +9,21 @@
 const { encodeTexts } = require('../lossless.js');
 const { shortDescription } = require('../util.js');
 const { userTexts } = require('../preload.js');
-const { featuresOf } = require('./features.js');
-const { InMemoryLearnStore, SEED_PARTITION } = require('./store.js');
 
 const META_TOOLS = new Set(['search_tools', 'load_tool']);
 const GLOBAL_PARTITION = '\u0000global';
-/** Nearest past requests that vote. */
-const NEIGHBOURS = 10;
-/** Pseudo-weight against the votes: one weak neighbour is not a confident answer. */
-const VOTE_PRIOR = 0.25;
+/** The partition of `learn.seed` (the native index's SEED_PARTITION). */
+const SEED_PARTITION = '\u0000seed';
 /** Call ids already learned, remembered so a conversation's history is not learned again. */
 const SEEN_CALLS = 50_000;
+/**
+ * Learned confidence at which preload offers the learned tools alone: the zero-shot hits
+ * beside them are dropped (they cost a weak model wrong calls, and precision). Chosen on
+ * MetaTool's even lines (docs/learning.md).
+ */
+const SOLE_CONFIDENCE = 0.6;
+/** Chosen values (exported for bench tuning scripts on the dev halves only). */
+const tuning = { soleConfidence: SOLE_CONFIDENCE, vectorWeight: undefined, vectorFloor: undefined };
 
 /**
  * The request's resource (user): `mastra__resourceId`, else the memory's resource, else
@@ -41,17 +45,51 @@ function isValidationFailure(result) {
 
 class ToolLearning {
   #config;
+  /** The native learned-evidence index (crates/core/src/learn). */
+  #index;
+  /** A custom store (learn.store): sees every learned example as a record; may feed others back. */
   #store;
   #seen = new Set();
 
-  constructor(config) {
+  /** `model`: the hybrid catalog's NativeSemanticModel (its vectors of requests are compared too). */
+  constructor(config, model) {
     this.#config = config;
-    this.#store = config.store === 'in-memory' ? new InMemoryLearnStore(config) : config.store;
+    const { NativeLearnedIndex } = require('../native.js');
+    this.#index = new NativeLearnedIndex(
+      {
+        global: config.scope === 'global',
+        maxExamples: config.maxExamples,
+        maxBytes: config.maxBytes,
+        halfLifeMs: config.halfLifeMs,
+        minResources: config.minResources,
+        minSimilarity: config.minSimilarity,
+        ...(tuning.vectorWeight === undefined ? {} : { vectorWeight: tuning.vectorWeight }),
+        ...(tuning.vectorFloor === undefined ? {} : { vectorFloor: tuning.vectorFloor }),
+      },
+      model ?? null,
+    );
     const now = Date.now();
-    for (const [tool, request] of config.seed) {
-      const features = featuresOf(request);
-      if (features) this.#store.add(SEED_PARTITION, { tool, resource: SEED_PARTITION, features }, now);
+    for (const [tool, request] of config.seed) this.#index.add(SEED_PARTITION, SEED_PARTITION, tool, request, now, true);
+    if (config.store !== 'in-memory') {
+      this.#store = config.store;
+      // (a shared store replays other processes' examples through this sink)
+      this.#store.attach?.({
+        addPayload: (record) => this.addPayload(record),
+        forgetResource: (resource) => this.#index.forgetResource(String(resource)),
+        clear: () => this.#index.clear(),
+      });
     }
+  }
+
+  /** Learns an example another process exported: `{ partition, resource, tool, time, payload }`; false when it is not one. */
+  addPayload({ partition, resource, tool, time, payload }) {
+    if ([partition, resource, tool, payload].some((v) => typeof v !== 'string') || typeof time !== 'number') return false;
+    return this.#index.addPayload(partition, resource, tool, time, payload, partition === SEED_PARTITION);
+  }
+
+  /** The payload learning keeps for `request` (hashed terms, counts, int8 vector; base64), or null. */
+  exportExample(request) {
+    return this.#index.exportExample(String(request));
   }
 
   #partitionOf(resource) {
@@ -92,10 +130,29 @@ class ToolLearning {
         this.#remember(seenKey);
         const found = this.#resolve(catalog, call.toolName, preferId);
         if (!found || !(await allowed(found.tool))) continue;
-        const features = featuresOf(request);
-        if (features) this.#store.add(this.#partitionOf(resource), { tool: found.name, resource, features }, Date.now());
+        const partition = this.#partitionOf(resource);
+        const time = Date.now();
+        const payload = this.#index.add(partition, resource, found.name, request, time, false);
+        if (payload && this.#store) this.#share({ partition, resource, tool: found.name, time, payload });
       }
     }
+  }
+
+  /** Hands a learned example to the custom store; a throw is logged once per outage and dropped. */
+  #share(record) {
+    try {
+      const pending = this.#store.append(record);
+      if (pending && typeof pending.then === 'function') pending.then(() => (this.#storeDown = false), (error) => this.#storeFailed(error));
+    } catch (error) {
+      this.#storeFailed(error);
+    }
+  }
+
+  #storeDown = false;
+  #storeFailed(error) {
+    if (this.#storeDown) return;
+    this.#storeDown = true;
+    console.warn(`ToolSearchProcessor: learn.store failed (${error?.message ?? error}); learning stays in this process until it is back.`);
   }
 
   #remember(key) {
@@ -104,77 +161,62 @@ class ToolLearning {
   }
 
   /**
-   * The learned confidence of each tool for `query`: `Map<name, confidence>` (empty when no past
-   * request is similar enough). Votes: each of the nearest past requests votes for its tool
-   * with its similarity, decayed by age; a resource counts once per tool (its best vote). In
-   * scope 'global', votes from other resources count only once `minResources` distinct
-   * resources (seeds count as enough) agree on the tool; a resource's own votes always count.
+   * The learned evidence for `query`: `Map<name, confidence>` (empty when no past request is
+   * similar enough), computed natively (crates/core/src/learn/votes.rs has the rules: similarity
+   * x decay, a resource once per tool, scope 'global' needs `minResources` distinct resources
+   * unless seeded or the asker's own, a prior against one weak neighbour).
    */
   votes(query, requestContext) {
     const out = new Map();
-    const features = featuresOf(query);
-    if (!features) return out;
-    const { scope, minResources, minSimilarity, halfLifeMs } = this.#config;
+    const { tools, confidences } = this.#evidence(query, requestContext);
+    for (let i = 0; i < tools.length; i++) out.set(tools[i], confidences[i]);
+    return out;
+  }
+
+  /** The native votes for `query` (one crossing): `{ tools, confidences, similarities, resources }`, best first. */
+  #evidence(query, requestContext) {
     const resource = resourceIdOf(requestContext);
     const partitions = [SEED_PARTITION];
-    if (scope === 'global') partitions.push(GLOBAL_PARTITION);
+    if (this.#config.scope === 'global') partitions.push(GLOBAL_PARTITION);
     else if (resource !== undefined) partitions.push(this.#partitionOf(resource));
-    const found = partitions
-      .flatMap((p) => this.#store.neighbours(p, features, NEIGHBOURS, minSimilarity))
-      .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, NEIGHBOURS);
-    if (found.length === 0) return out;
-    const now = Date.now();
-    const perTool = new Map(); // tool -> Map(resource -> best weight)
-    for (const { tool, resource: from, similarity, time, seed } of found) {
-      const weight = similarity * (seed || !(halfLifeMs > 0) ? 1 : Math.pow(0.5, Math.max(0, now - time) / halfLifeMs));
-      let byResource = perTool.get(tool);
-      if (!byResource) perTool.set(tool, (byResource = new Map()));
-      byResource.set(from, Math.max(byResource.get(from) ?? 0, weight));
-    }
-    const weights = new Map();
-    let total = 0;
-    for (const [tool, byResource] of perTool) {
-      let weight = 0;
-      const trusted = scope === 'resource' || byResource.has(SEED_PARTITION) || byResource.size >= minResources;
-      for (const [from, w] of byResource) {
-        if (trusted || from === resource) weight += w;
-        // (an untrusted vote still speaks against the other tools)
-        total += w;
-      }
-      if (weight > 0) weights.set(tool, weight);
-    }
-    for (const [tool, weight] of weights) out.set(tool, weight / (total + VOTE_PRIOR));
-    return out;
+    return this.#index.votes(partitions, resource ?? null, String(query), Date.now());
   }
 
   /** The tools learning vouches for (confidence at least `minConfidence`), best first: `[{ name, confidence }]`. */
   #strong(query, requestContext) {
     const strong = [];
-    for (const [name, confidence] of this.votes(query, requestContext)) {
-      if (confidence >= this.#config.minConfidence) strong.push({ name, confidence });
+    const { tools, confidences } = this.#evidence(query, requestContext);
+    for (let i = 0; i < tools.length; i++) {
+      if (confidences[i] >= this.#config.minConfidence) strong.push({ name: tools[i], confidence: confidences[i] });
     }
-    return strong.sort((a, b) => b.confidence - a.confidence || (a.name < b.name ? -1 : 1));
+    return strong;
   }
 
   /**
-   * Preload's ranking with learned evidence: a tool learning vouches for takes the larger of its
-   * two confidences (joining the ranking if the search missed it) and is marked `learned`; the
-   * ranking is then re-sorted by confidence. Unchanged when nothing learned is similar.
+   * Preload's ranking fused with learned evidence. A tool whose learned confidence reaches
+   * `soleConfidence` is offered alone (it was used for requests like this one; the zero-shot
+   * hits beside it would only cost precision and a weak model wrong calls). Below that, a tool
+   * learning vouches for takes the larger of its two confidences (joining the ranking if the
+   * search missed it) and the ranking is re-sorted. Learned tools are marked `learned`.
+   * Unchanged when nothing learned is similar.
    */
   preloadRanking(ranking, catalog, requestContext, query, preferId) {
     const strong = this.#strong(query, requestContext);
     if (strong.length === 0) return { ...ranking, learned: new Set() };
-    const rows = ranking.results.map((result, i) => ({ result, tool: ranking.tools[i], confidence: ranking.confidences[i] }));
+    let rows = ranking.results.map((result, i) => ({ result, tool: ranking.tools[i], confidence: ranking.confidences[i] }));
     const learned = new Set();
-    for (const { name, confidence } of strong) {
+    const sole = strong[0].confidence >= tuning.soleConfidence;
+    const vouched = [];
+    for (const { name, confidence } of sole ? strong.slice(0, 1) : strong) {
       const found = this.#resolve(catalog, name, preferId);
       if (!found) continue;
       learned.add(found.name);
-      const row = rows.find((r) => r.result.name === found.name);
+      let row = rows.find((r) => r.result.name === found.name);
       if (row) row.confidence = Math.max(row.confidence, confidence);
-      else rows.push({ result: { name: found.name, description: shortDescription(catalog.descriptionAt(found.handle)), score: 0 }, tool: found.tool, confidence });
+      else rows.push((row = { result: { name: found.name, description: shortDescription(catalog.descriptionAt(found.handle)), score: 0 }, tool: found.tool, confidence }));
+      vouched.push(row);
     }
+    if (sole && vouched.length > 0) rows = vouched;
     rows.sort((a, b) => b.confidence - a.confidence);
     return { results: rows.map((r) => r.result), tools: rows.map((r) => r.tool), confidences: rows.map((r) => r.confidence), learned };
   }
@@ -210,18 +252,28 @@ class ToolLearning {
   /** Forgets what `resourceId` taught (every partition); returns how many examples went. */
   forgetResource(resourceId) {
     for (const key of [...this.#seen]) if (key.startsWith(`${resourceId}\u0000`)) this.#seen.delete(key);
-    return this.#store.forgetResource(resourceId);
+    try {
+      this.#store?.forgetResource?.(resourceId);
+    } catch (error) {
+      this.#storeFailed(error);
+    }
+    return this.#index.forgetResource(String(resourceId));
   }
 
   /** Forgets every learned example (seeds, which are configuration, stay). */
   forgetAll() {
     this.#seen.clear();
-    this.#store.clear();
+    try {
+      this.#store?.clear?.();
+    } catch (error) {
+      this.#storeFailed(error);
+    }
+    this.#index.clear();
   }
 
   stats() {
-    return { scope: this.#config.scope, ...this.#store.stats() };
+    return { scope: this.#config.scope, ...this.#index.stats() };
   }
 }
 
-module.exports = { ToolLearning, resourceIdOf };
+module.exports = { ToolLearning, resourceIdOf, SEED_PARTITION, tuning };

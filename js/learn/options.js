@@ -20,7 +20,9 @@ const DEFAULTS = Object.freeze({
   minSimilarity: 0.2,
 });
 
-const STORE_METHODS = ['add', 'neighbours', 'forgetResource', 'clear', 'stats'];
+// A custom store sees each learned example as a record { partition, resource, tool, time, payload }
+// (append); attach(sink) hands it { addPayload(record), forgetResource, clear } to replay others' records.
+const STORE_METHODS = ['append'];
 
 function learnOptionsOf(learn, kind) {
   if (learn === undefined || learn === false) return undefined;

@@ -93,7 +93,7 @@ class ToolSearchProcessor {
     if (config.storage === 'context') this.#store = new ContextNames();
     else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
     else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
-    if (config.learn) this.#learning = new ToolLearning(config.learn); // learn (hook)
+    if (config.learn) this.#learning = new ToolLearning(config.learn, model); // learn (hook)
     if (config.embedder) {
       const fallback = model ? "the shipped model's vectors" : 'the lexical ranking alone';
       this.#embedder = new EmbedderSide(config.embedder, () => this.#logger, 'ToolSearchProcessor', fallback);
