@@ -8,12 +8,17 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::terms::{dot_i8, Features};
 
-/// A posting list longer than this (a term in most past requests) is not walked for
-/// candidates: it would touch every example and says little about which one is near.
-const MAX_WALKED_POSTINGS: usize = 4096;
+/// Of a posting list longer than this (a term in very many past requests) only its most recent
+/// entries are walked: the whole list would touch most examples and says little about which
+/// one is near (the cost bound at 100,000 examples).
+const MAX_WALKED_POSTINGS: usize = 512;
 /// Partitions up to this size are scanned whole by vector (paraphrases and other languages
-/// share no term); larger ones re-score their lexical candidates only (the cost bound).
-pub const VECTOR_SCAN_MAX: usize = 4096;
+/// share no term); larger ones re-score their best lexical candidates only (the cost bound).
+pub const VECTOR_SCAN_MAX: usize = 2048;
+/// Pseudo-count of past requests lacking every term (see `Partition::idf`).
+const IDF_PSEUDO: usize = 10;
+/// Lexical candidates re-scored with the vector in a larger partition.
+const VECTOR_RESCORED: usize = 64;
 
 #[derive(Debug, Clone)]
 pub struct Example {
@@ -49,7 +54,8 @@ pub struct Blend {
 pub struct Partition {
     pub slots: Vec<Option<Example>>,
     free: Vec<u32>,
-    postings: HashMap<u32, Vec<u32>>,
+    /// term -> (slot, 1 + ln count), in insertion order (the most recent last)
+    postings: HashMap<u32, Vec<(u32, f32)>>,
     /// hash of (resource, tool, terms, counts) -> slot, to merge repeats
     by_key: HashMap<u64, u32>,
     pub live: usize,
@@ -68,9 +74,12 @@ pub fn example_key(resource: &str, tool: &str, f: &Features) -> u64 {
 }
 
 impl Partition {
+    /// Smoothed idf: as if IDF_PSEUDO more past requests lacked every term, so that in a small
+    /// partition the words all of one tool's requests share (its topic) are not discounted
+    /// to nothing; in a large one the pseudo-count vanishes.
     fn idf(&self, term: u32) -> f32 {
-        let df = self.postings.get(&term).map_or(0, Vec::len).max(1);
-        (1.0 + self.live.max(1) as f32 / df as f32).ln()
+        let df = self.postings.get(&term).map_or(0, Vec::len);
+        (1.0 + (self.live + IDF_PSEUDO) as f32 / (df + 1) as f32).ln()
     }
 
     fn norm_of(&self, f: &Features) -> f32 {
@@ -97,8 +106,8 @@ impl Partition {
                 (self.slots.len() - 1) as u32
             }
         };
-        for &t in &example.features.terms {
-            self.postings.entry(t).or_default().push(slot);
+        for (i, &t) in example.features.terms.iter().enumerate() {
+            self.postings.entry(t).or_default().push((slot, 1.0 + (example.features.counts[i] as f32).ln()));
         }
         self.live += 1;
         example.norm = self.norm_of(&example.features);
@@ -143,7 +152,7 @@ impl Partition {
             for e in &out {
                 for t in &e.features.terms {
                     if let Some(list) = self.postings.get_mut(t) {
-                        list.retain(|&s| slots[s as usize].as_ref().is_some_and(|x| x.features.terms.binary_search(t).is_ok()));
+                        list.retain(|&(s, _)| slots[s as usize].is_some());
                         if list.is_empty() {
                             self.postings.remove(t);
                         }
@@ -151,8 +160,8 @@ impl Partition {
                 }
             }
         } else {
-            self.postings.retain(|t, list| {
-                list.retain(|&s| slots[s as usize].as_ref().is_some_and(|x| x.features.terms.binary_search(t).is_ok()));
+            self.postings.retain(|_, list| {
+                list.retain(|&(s, _)| slots[s as usize].is_some());
                 !list.is_empty()
             });
         }
@@ -182,34 +191,45 @@ impl Partition {
         let mut qnorm = 0f32;
         let mut weighted: Vec<(usize, u32, f32)> = Vec::with_capacity(query.terms.len());
         for (i, &t) in query.terms.iter().enumerate() {
-            let w = (1.0 + (query.counts[i] as f32).ln()) * self.idf(t);
+            let tf = 1.0 + (query.counts[i] as f32).ln();
+            let w = tf * self.idf(t);
             qnorm += w * w;
             if let Some(list) = self.postings.get(&t) {
+                // (q·e adds tf_q·idf · tf_e·idf: the idf once more when walking)
                 weighted.push((list.len(), t, w));
             }
         }
         let qnorm = qnorm.sqrt();
         weighted.sort_unstable_by_key(|&(df, t, _)| (df, t));
-        for (n, &(df, t, qw)) in weighted.iter().enumerate() {
-            if df > MAX_WALKED_POSTINGS && n > 0 {
-                continue;
-            }
-            let idf = self.idf(t);
-            for &slot in self.postings[&t].iter().take(MAX_WALKED_POSTINGS) {
-                let e = self.get(slot);
-                let at = e.features.terms.binary_search(&t).expect("a posting's term");
-                let ew = (1.0 + (e.features.counts[at] as f32).ln()) * idf;
-                scratch.add(slot, qw * ew);
+        for &(_, t, qw) in &weighted {
+            let list = &self.postings[&t];
+            let qw = qw * self.idf(t);
+            for &(slot, tf) in &list[list.len().saturating_sub(MAX_WALKED_POSTINGS)..] {
+                scratch.add(slot, qw * tf);
             }
         }
         let qvec = query.vector.as_ref().filter(|_| blend.vector_weight > 0.0);
         let qvnorm = qvec.map_or(0.0, |v| (dot_i8(v, v) as f32).sqrt());
-        // Vector: small partitions are scanned whole (so requests sharing no term meet).
-        if qvec.is_some() && qvnorm > 0.0 && self.live <= VECTOR_SCAN_MAX {
-            for (slot, e) in self.live_slots() {
-                if e.features.vector.is_some() {
-                    scratch.touch(slot);
+        if qvec.is_some() && qvnorm > 0.0 {
+            if self.live <= VECTOR_SCAN_MAX {
+                // small: every example with a vector is a candidate (requests sharing no term meet)
+                for (slot, e) in self.live_slots() {
+                    if e.features.vector.is_some() {
+                        scratch.touch(slot);
+                    }
                 }
+            } else if scratch.touched.len() > VECTOR_RESCORED {
+                // large: only the best lexical candidates are re-scored
+                let norms = |s: u32| self.get(s).norm.max(f32::MIN_POSITIVE);
+                let acc = &scratch.acc;
+                let mut order = std::mem::take(&mut scratch.touched);
+                order.select_nth_unstable_by(VECTOR_RESCORED, |&a, &b| (acc[b as usize] / norms(b)).total_cmp(&(acc[a as usize] / norms(a))));
+                for &s in &order[VECTOR_RESCORED..] {
+                    scratch.acc[s as usize] = 0.0;
+                    scratch.seen[s as usize] = false;
+                }
+                order.truncate(VECTOR_RESCORED);
+                scratch.touched = order;
             }
         }
         let mut hits: Vec<Hit> = Vec::new();
