@@ -236,3 +236,54 @@ describe('ToolSearchProcessor learn: options', () => {
     for (const learn of [true, false, { scope: 'global' }, { scope: 'resource' }]) make(learn)().dispose();
   });
 });
+
+describe('ToolSearchProcessor learn: fused preload and the shared-store records', () => {
+  it('a confidently learned tool is preloaded alone, marked learned', async () => {
+    const events: any[] = [];
+    const processor = processorWith(true, events);
+    await turn(processor, DINNER, solve('book_table'), 'u1');
+    events.length = 0;
+    const { log } = await turn(processor, DINNER_AGAIN, [{ tool: 'book_table', input: {} }, { text: 'done' }], 'u1');
+    expect(events[0].tools).toEqual([{ name: 'book_table', confidence: expect.any(Number), learned: true }]);
+    expect(log[0].tools.filter((t: string) => !['search_tools', 'load_tool', 'echo'].includes(t))).toEqual(['book_table']);
+    processor.dispose();
+  });
+
+  it('a custom store receives each learned example as a record whose payload another process can learn from', async () => {
+    const records: any[] = [];
+    const sinks: any[] = [];
+    const store = { append: (r: any) => void records.push(r), attach: (sink: any) => void sinks.push(sink) };
+    const teacher = processorWith({ scope: 'global', store });
+    await turn(teacher, DINNER, solve('book_table'), 'alice');
+    expect(records).toEqual([{ partition: '\u0000global', resource: 'alice', tool: 'book_table', time: expect.any(Number), payload: expect.any(String) }]);
+    // (the payload is hashed terms and counts, not the request text)
+    expect(Buffer.from(records[0].payload, 'base64').toString('latin1')).not.toContain('Luigi');
+    // another processor replays it through its sink (a second resource agreeing, so it serves others)
+    const events: any[] = [];
+    const sinks2: any[] = [];
+    const learner = processorWith({ scope: 'global', store: { append() {}, attach: (sink: any) => void sinks2.push(sink) } }, events);
+    expect(sinks2[0].addPayload(records[0])).toBe(true);
+    expect(sinks2[0].addPayload({ ...records[0], resource: 'carol' })).toBe(true);
+    expect(sinks2[0].addPayload({ ...records[0], payload: 'not a payload' })).toBe(false);
+    expect(learner.getLearningStats()).toMatchObject({ examples: 2, resources: 2 });
+    const { log } = await turn(learner, DINNER, [{ tool: 'book_table', input: {} }, { text: 'done' }], 'bob');
+    expect(log[0].tools).toContain('book_table');
+    teacher.dispose();
+    learner.dispose();
+  });
+
+  it('a store whose append throws costs no generation: learning stays in process, one warning per outage', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const store = {
+      append() {
+        throw new Error('store down');
+      },
+    };
+    const processor = processorWith({ store });
+    await turn(processor, DINNER, solve('book_table'), 'u1');
+    await turn(processor, 'is it raining in Oslo', solve('get_weather'), 'u1');
+    expect(processor.getLearningStats()).toMatchObject({ examples: 2 });
+    expect(warn.mock.calls.filter((c) => String(c[0]).includes('learn.store failed'))).toHaveLength(1);
+    processor.dispose();
+  });
+});

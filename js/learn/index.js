@@ -166,6 +166,7 @@ class ToolLearning {
     try {
       const pending = this.#store.append(record);
       if (pending && typeof pending.then === 'function') pending.then(() => (this.#storeDown = false), (error) => this.#storeFailed(error));
+      else this.#storeDown = false;
     } catch (error) {
       this.#storeFailed(error);
     }
