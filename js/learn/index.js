@@ -206,14 +206,17 @@ class ToolLearning {
     return this.#index.votes(partitions, resource ?? null, String(query), Date.now());
   }
 
-  /** The tools learning vouches for (confidence at least `minConfidence`), best first: `[{ name, confidence }]`. */
+  /**
+   * The tool learning vouches for in search_tools' results, as `[{ name, confidence }]` (or
+   * none): a unanimous neighbourhood (every counted vote for it) with learned confidence at
+   * least `minConfidence` and UNANIMOUS_CONFIDENCE, and best similarity at least
+   * UNANIMOUS_SIMILARITY. (A split or distant neighbourhood moved tools up that pushed the
+   * relevant hit out of the top K on the multilingual dev split.)
+   */
   #strong(query, requestContext) {
-    const strong = [];
-    const { tools, confidences } = this.#evidence(query, requestContext);
-    for (let i = 0; i < tools.length; i++) {
-      if (confidences[i] >= this.#config.minConfidence) strong.push({ name: tools[i], confidence: confidences[i] });
-    }
-    return strong;
+    const { tools, confidences, similarities } = this.#evidence(query, requestContext);
+    const unanimous = tools.length === 1 && confidences[0] >= Math.max(this.#config.minConfidence, UNANIMOUS_CONFIDENCE) && similarities[0] >= UNANIMOUS_SIMILARITY;
+    return unanimous ? [{ name: tools[0], confidence: confidences[0] }] : [];
   }
 
   /**

@@ -73,7 +73,7 @@ pub fn features_of(text: &str) -> Features {
 /// with no token the model knows says nothing).
 pub fn quantize(v: &[f32]) -> Option<Vec<i8>> {
     let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
-    if !(max > 0.0) || !max.is_finite() {
+    if max <= 0.0 || !max.is_finite() {
         return None;
     }
     let scale = 127.0 / max;

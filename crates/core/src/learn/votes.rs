@@ -49,10 +49,12 @@ pub fn decay(rules: &VoteRules, seed: bool, time: f64, now: f64) -> f64 {
     0.5f64.powf((now - time).max(0.0) / rules.half_life_ms)
 }
 
+/// One tool's ballots: the tool, per resource its best weight and whether a seed, the best similarity.
+type ToolBallots = (Arc<str>, HashMap<Arc<str>, (f64, bool)>, f64);
+
 /// The votes of `ballots` (the nearest neighbours) for the request of `asker`, best first.
 pub fn count_votes(ballots: &[Ballot], asker: Option<&str>, now: f64, rules: &VoteRules) -> Vec<Vote> {
-    // tool -> (resource -> (best weight, seed), best similarity)
-    let mut per_tool: Vec<(Arc<str>, HashMap<Arc<str>, (f64, bool)>, f64)> = Vec::new();
+    let mut per_tool: Vec<ToolBallots> = Vec::new();
     for b in ballots {
         let weight = b.similarity as f64 * decay(rules, b.seed, b.time, now);
         let at = match per_tool.iter().position(|(t, _, _)| *t == b.tool) {
