@@ -68,20 +68,7 @@ export async function run({ quick = false } = {}) {
   // (measured requests: every 97th MetaTool query, unlike the taught ones' varied texts)
   const qs = Array.from({ length: quick ? 200 : 1000 }, (_, i) => all[(i * 97) % all.length]);
   const past = pastTraffic(ids, exampleCount);
-  const rows = [];
-  for (const mode of hybrid ? ['enhanced', 'hybrid'] : ['enhanced']) {
-    const search = { mode, ...(mode === 'hybrid' ? hybrid : {}) };
-    const plain = new ToolSearchProcessor({ tools, search, preload: true });
-    const learning = new ToolSearchProcessor({ tools, search, preload: true, learn: { scope: 'global', maxExamples: 200_000, maxBytes: 1 << 30 } });
-    await teach(learning, past);
-    const without = await stepSamples(plain, qs, `${mode}-plain`);
-    const withLearn = await stepSamples(learning, qs, `${mode}-learn`);
-    const stats = learning.getLearningStats();
-    rows.push({ mode, examples: stats.examples, without, withLearn });
-    plain.dispose();
-    learning.dispose();
-  }
-  // The lookup alone, and memory: a ToolLearning filled directly (hybrid's vectors when the model is there).
+  // The lookup alone, and memory (first, so that no processor's garbage muddies the RSS): a ToolLearning filled directly (hybrid's vectors when the model is there).
   const model = hybrid ? loadSemanticModel(hybrid.model, 'bench') : undefined;
   const memory = [];
   const lookups = [];
@@ -114,6 +101,19 @@ export async function run({ quick = false } = {}) {
     });
     lookups.push({ withModel, samples, stats: learning.stats() });
     memory.push({ withModel, rssMB: (after.rss - before.rss) / 2 ** 20, stats: learning.stats() });
+  }
+  const rows = [];
+  for (const mode of hybrid ? ['enhanced', 'hybrid'] : ['enhanced']) {
+    const search = { mode, ...(mode === 'hybrid' ? hybrid : {}) };
+    const plain = new ToolSearchProcessor({ tools, search, preload: true });
+    const learning = new ToolSearchProcessor({ tools, search, preload: true, learn: { scope: 'global', maxExamples: 200_000, maxBytes: 1 << 30 } });
+    await teach(learning, past);
+    const without = await stepSamples(plain, qs, `${mode}-plain`);
+    const withLearn = await stepSamples(learning, qs, `${mode}-learn`);
+    const stats = learning.getLearningStats();
+    rows.push({ mode, examples: stats.examples, without, withLearn });
+    plain.dispose();
+    learning.dispose();
   }
   return { toolCount, exampleCount, rows, lookups, memory };
 }
