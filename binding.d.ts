@@ -21,6 +21,28 @@ export declare class NativeContextNameStore {
   clearAll(): void
 }
 
+export declare class NativeLearnedIndex {
+  /** `model`: the hybrid catalog's model, whose vectors of requests are kept (int8) and compared. */
+  constructor(options: NativeLearnOptions, model?: NativeSemanticModel | undefined | null)
+  /**
+   * Learns that `tool` served `text` from `resource` (in `partition`, at `time` ms); returns
+   * the example's payload for a shared store, or null when the text has nothing to keep.
+   */
+  add(partition: string, resource: string, tool: string, text: string, time: number, seed?: boolean | undefined | null): string | null
+  /** The payload `add` would store for `text`, without learning it (null: nothing to keep). */
+  exportExample(text: string): string | null
+  /**
+   * Learns an example another process exported (a shared store's record); false when the
+   * payload is not one.
+   */
+  addPayload(partition: string, resource: string, tool: string, time: number, payload: string, seed?: boolean | undefined | null): boolean
+  /** The learned votes for `text` over `partitions`, asked by `resource` at `now` (ms). */
+  votes(partitions: Array<string>, resource: string | undefined | null, text: string, now: number): NativeVotes
+  forgetResource(resource: string): number
+  clear(): void
+  stats(): NativeLearnStats
+}
+
 /** Per-thread loaded names with TTL (`storage: 'in-memory'`). */
 export declare class NativeLoadedNameStore {
   constructor()
@@ -256,6 +278,28 @@ export interface NativeJoinedTools {
   count: number
 }
 
+export interface NativeLearnOptions {
+  global: boolean
+  maxExamples: number
+  maxBytes: number
+  /** Milliseconds; Infinity for no decay. */
+  halfLifeMs: number
+  minResources: number
+  minSimilarity: number
+  neighbours?: number
+  prior?: number
+  /** Weight of the model vector's similarity (hybrid mode), 0..1. */
+  vectorWeight?: number
+  vectorFloor?: number
+}
+
+export interface NativeLearnStats {
+  examples: number
+  seeds: number
+  resources: number
+  bytes: number
+}
+
 /** `injectCatalog` rows as parallel typed arrays. */
 export interface NativeListing {
   keyHandles: Uint32Array
@@ -329,6 +373,16 @@ export interface NativeTools {
   ids: Array<string | undefined | null>
   descriptions: Array<string>
   params?: Array<string>
+}
+
+/** The learned evidence for one request, parallel arrays, best first. */
+export interface NativeVotes {
+  tools: Array<string>
+  confidences: Array<number>
+  /** The best similarity among each tool's voters. */
+  similarities: Array<number>
+  /** Distinct resources that voted for each tool. */
+  resources: Array<number>
 }
 
 /** The workspace search engine's default tokenizer (exposed for tests and diagnostics). */

@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.NativeContextNameStore = nativeBinding.NativeContextNameStore
+module.exports.NativeLearnedIndex = nativeBinding.NativeLearnedIndex
 module.exports.NativeLoadedNameStore = nativeBinding.NativeLoadedNameStore
 module.exports.NativeSemanticModel = nativeBinding.NativeSemanticModel
 module.exports.NativeSemanticOverride = nativeBinding.NativeSemanticOverride

@@ -26,6 +26,11 @@ const agentSteps = await import('./agent-steps.mjs');
 console.log('\n### Agent steps with an oracle model (bench/agent-steps.mjs)');
 agentSteps.printTables(await agentSteps.run({ taskCount: quick ? 60 : 300 }));
 await (await import('./event-loop.mjs')).report({ quick });
+// What learning from use costs a step at 10,000 tools with 100,000 learned examples.
+{
+  const learnCost = await import('./learn-cost.mjs');
+  learnCost.printLearnCost(await learnCost.run({ quick }));
+}
 
 // storage: redisStore(client) needs a Redis-compatible server (the system's, else valkey-server from PyPI).
 if (storesProcessor.hasRedisServer()) {

@@ -8,3 +8,4 @@ mod tool_call_filter;
 mod tool_search;
 mod skill_search;
 mod semantic;
+mod learn;

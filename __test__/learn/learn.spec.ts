@@ -113,7 +113,8 @@ describe('ToolSearchProcessor learn: scopes', () => {
     expect((await turn(processor, DINNER_AGAIN, [{ text: 'ok' }], 'bob')).log[0].tools).not.toContain('book_table');
     // (alice's own evidence serves alice)
     expect((await turn(processor, DINNER_AGAIN, [{ text: 'ok' }], 'alice')).log[0].tools).toContain('book_table');
-    await turn(processor, 'sort out dinner for three on sunday at Luigi', solve('book_table'), 'carol');
+    // (a close request: evidence alone preloads only when similar enough, docs/learning.md)
+    await turn(processor, 'sort out dinner for two on sunday at Luigi', solve('book_table'), 'carol');
     expect((await turn(processor, DINNER_AGAIN, [{ text: 'ok' }], 'bob')).log[0].tools).toContain('book_table');
     expect(processor.getLearningStats()).toMatchObject({ scope: 'global', examples: 3, resources: 2 });
     processor.dispose();
@@ -234,5 +235,18 @@ describe('ToolSearchProcessor learn: options', () => {
   });
   it("true, false, { scope: 'global' } are accepted", () => {
     for (const learn of [true, false, { scope: 'global' }, { scope: 'resource' }]) make(learn)().dispose();
+  });
+});
+
+describe('ToolSearchProcessor learn: fused preload and the shared-store records', () => {
+  it('a confidently learned tool is preloaded alone, marked learned', async () => {
+    const events: any[] = [];
+    const processor = processorWith(true, events);
+    await turn(processor, DINNER, solve('book_table'), 'u1');
+    events.length = 0;
+    const { log } = await turn(processor, DINNER_AGAIN, [{ tool: 'book_table', input: {} }, { text: 'done' }], 'u1');
+    expect(events[0].tools).toEqual([{ name: 'book_table', confidence: expect.any(Number), learned: true }]);
+    expect(log[0].tools.filter((t: string) => !['search_tools', 'load_tool', 'echo'].includes(t))).toEqual(['book_table']);
+    processor.dispose();
   });
 });

@@ -13,8 +13,13 @@ import { z } from 'zod';
 import { ToolSearchProcessor, redisLearnStore } from '../../index.js';
 import { scriptedModel, type ModelCall, type ScriptStep } from '../support/scripted-model';
 
-const { encodePayload, decodePayload } = require('../../js/learn/payload.js');
-const { featuresOf } = require('../../js/learn/features.js');
+const { NativeLearnedIndex } = require('../../js/native.js');
+
+/** The payload the native index keeps for `text` (lexical side; no model): what a record carries. */
+function payloadOf(text: string): string {
+  const index = new NativeLearnedIndex({ global: false, maxExamples: 10, maxBytes: 1e6, halfLifeMs: 1e9, minResources: 2, minSimilarity: 0.2 }, null);
+  return index.exportExample(text);
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -100,7 +105,9 @@ describe('learn.store: a custom store', () => {
     expect(store.log.map((e) => e.record)).toEqual([
       expect.objectContaining({ type: 'example', partition: 'r:alice', resource: 'alice', tool: 'book_table', time: expect.any(Number), origin: expect.any(String) }),
     ]);
-    expect(decodePayload(store.log[0].record.payload)).toEqual(featuresOf(DINNER));
+    expect(store.log[0].record.payload).toBe(payloadOf(DINNER));
+    // (hashed terms and counts, not the request's text)
+    expect(Buffer.from(store.log[0].record.payload, 'base64').toString('latin1')).not.toMatch(/Luigi|dinner/i);
     const { log } = await turn(b, DINNER_AGAIN, answer);
     expect(log[0].tools).toContain('book_table');
     expect(events[0].tools.find((t: any) => t.name === 'book_table')).toMatchObject({ learned: true });
@@ -126,7 +133,7 @@ describe('learn.store: a custom store', () => {
 
   it('records of another scope, seeds and unreadable payloads from the log are not applied', async () => {
     const store = arrayStore();
-    const payload = encodePayload(featuresOf(DINNER));
+    const payload = payloadOf(DINNER);
     const base = { type: 'example', resource: 'mallory', tool: 'book_table', time: Date.now(), payload, origin: 'elsewhere' };
     await store.append({ ...base, partition: '\u0000global' });
     await store.append({ ...base, partition: '\u0000seed' });
@@ -294,11 +301,11 @@ describe('learn.store: bad stores and options', () => {
     await expect(store.read(undefined)).rejects.toThrow(/redisLearnStore: read answered null, not a list of stream entries/);
   });
 
-  it('the payload codec round-trips features and rejects anything else', () => {
-    for (const text of [DINNER, '幫我開個PR', 'a']) {
-      const features = featuresOf(text);
-      expect(decodePayload(encodePayload(features))).toEqual(features);
-    }
-    for (const bad of ['', 'AAAAAA==', 'AQAAAAEAAAAAAA==', 'AgAAAAIAAAABAAAAAQABAA==', 42, undefined]) expect(decodePayload(bad)).toBeUndefined();
+  it('a record read back is learned exactly as the example its process learned; an unreadable payload is refused', () => {
+    const index = new NativeLearnedIndex({ global: false, maxExamples: 10, maxBytes: 1e6, halfLifeMs: 1e9, minResources: 2, minSimilarity: 0.2 }, null);
+    expect(index.addPayload('r:alice', 'alice', 'book_table', Date.now(), payloadOf(DINNER), false)).toBe(true);
+    expect(index.votes(['r:alice'], 'alice', DINNER_AGAIN, Date.now()).tools).toEqual(['book_table']);
+    for (const bad of ['', 'AAAAAA==', 'bm90IGEgcGF5bG9hZA==', payloadOf(DINNER).slice(0, 12)]) expect(index.addPayload('r:alice', 'alice', 'x', Date.now(), bad, false)).toBe(false);
+    expect(index.stats()).toMatchObject({ examples: 1 });
   });
 });

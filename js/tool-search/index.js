@@ -93,7 +93,7 @@ class ToolSearchProcessor {
     if (config.storage === 'context') this.#store = new ContextNames();
     else if (config.storage === 'in-memory') this.#store = new InMemoryNames(config.ttl);
     else this.#store = this.#shared = new SharedNames(config.storage, config.ttl, () => this.#logger);
-    if (config.learn) this.#learning = new ToolLearning(config.learn, () => this.#logger); // learn (hook; the logger: learnstore's outage warning)
+    if (config.learn) this.#learning = new ToolLearning(config.learn, model, () => this.#logger); // learn (hook; the logger: the store's outage warning)
     if (config.embedder) {
       const fallback = model ? "the shipped model's vectors" : 'the lexical ranking alone';
       this.#embedder = new EmbedderSide(config.embedder, () => this.#logger, 'ToolSearchProcessor', fallback);
@@ -409,12 +409,13 @@ class ToolSearchProcessor {
    * `minConfidence`: at most `maxTools`, each allowed by the filter's 'load' and 'active'
    * phases. Whatever is loaded already, the same text picks the same tools. Nothing is written.
    */
-  async #preloadChoice(catalog, requestContext, query, { max: maxTools, minConfidence } = this.#config.preload) {
+  async #preloadChoice(catalog, requestContext, query, { max: maxTools, minConfidence, trigger } = this.#config.preload) {
     if (!query.trim()) return [];
     let ranking = await this.#preloadRanking(catalog, requestContext, query);
     // learn (hook): learned evidence joins the ranking; what it vouches for skips the
     // long-description confidence floor (never the hub guard).
-    if (this.#learning) ranking = this.#learning.preloadRanking(ranking, catalog, requestContext, query, this.#config.filter !== undefined);
+    // (a search's loads keep the zero-shot ranking: learned evidence is about users' requests)
+    if (this.#learning && trigger !== 'search') ranking = this.#learning.preloadRanking(ranking, catalog, requestContext, query, this.#config.filter !== undefined);
     const { results, tools, confidences, learned } = ranking;
     const { hubs, long } = catalog.guarded();
     const chosen = [];
@@ -495,7 +496,7 @@ class ToolSearchProcessor {
   async #loadFromSearch(catalog, loadedNames, threadId, requestContext, query, results) {
     if (!this.#searchLoads() || typeof query !== 'string') return [];
     const listed = new Set(results.map((r) => r.name));
-    const limits = { max: this.#config.preload.max, minConfidence: this.#config.preload.searchMinConfidence };
+    const limits = { max: this.#config.preload.max, minConfidence: this.#config.preload.searchMinConfidence, trigger: 'search' }; // (trigger: learn hook)
     const chosen = (await this.#preloadChoice(catalog, requestContext, query, limits)).filter((c) => listed.has(c.name) && !loadedNames.has(c.name));
     return (await this.#activatePreloaded(chosen, loadedNames, threadId, query, 'search')) ? chosen.map((c) => c.name) : [];
   }

@@ -7,6 +7,7 @@
 pub mod bm25;
 pub mod catalog;
 pub mod jsmath;
+pub mod learn;
 pub mod memory;
 pub mod store;
 pub mod tokenizer;

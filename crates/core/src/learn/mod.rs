@@ -1,0 +1,262 @@
+//! Learning from use: an index of past requests (as hashed terms and an optional int8 model
+//! vector, never their text), each with the tool that served it, whose nearest neighbours
+//! vote for tools (docs/learning.md). Partitions are string keys: one per resource in scope
+//! 'resource', one for the deployment in scope 'global', one for seeds ([`SEED_PARTITION`]).
+//!
+//! One file per part: [`terms`] (features and the shared-store payload), [`partition`] (the
+//! inverted index and neighbour search), [`votes`] (the voting rules); this file holds the
+//! partitions, the bounds and eviction, deletion and stats.
+
+pub mod partition;
+pub mod terms;
+pub mod votes;
+
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+pub use partition::{Blend, Example, Hit, VECTOR_SCAN_MAX};
+pub use terms::{decode_payload, encode_payload, features_of, quantize, Features};
+pub use votes::{count_votes, decay, Ballot, Vote, VoteRules};
+
+use partition::{example_key, Partition, Scratch};
+
+/// The partition of `learn.seed` examples (serve everyone, never decay, never evicted).
+pub const SEED_PARTITION: &str = "\u{0}seed";
+/// Bytes an example costs beyond its features (slot, strings' share, maps), roughly.
+const EXAMPLE_OVERHEAD_BYTES: usize = 96;
+
+#[derive(Debug, Clone, Copy)]
+pub struct LearnConfig {
+    pub max_examples: usize,
+    pub max_bytes: usize,
+    pub min_similarity: f32,
+    /// Nearest past requests that vote.
+    pub neighbours: usize,
+    pub rules: VoteRules,
+    pub blend: Blend,
+}
+
+impl Default for LearnConfig {
+    fn default() -> Self {
+        Self {
+            max_examples: 20_000,
+            max_bytes: 16 << 20,
+            min_similarity: 0.2,
+            neighbours: 10,
+            rules: VoteRules { global: false, min_resources: 2, half_life_ms: 30.0 * 86_400_000.0, prior: 0.25 },
+            blend: Blend { vector_weight: 0.5, vector_floor: 0.3 },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LearnStats {
+    pub examples: usize,
+    pub seeds: usize,
+    pub resources: usize,
+    pub bytes: usize,
+}
+
+#[derive(Debug)]
+pub struct LearnedIndex {
+    pub config: LearnConfig,
+    partitions: HashMap<Box<str>, Partition>,
+    /// tool names and resource ids, shared by the examples that name them
+    names: HashSet<Arc<str>>,
+    count: usize,
+    bytes: usize,
+    seeds: usize,
+    scratch: Scratch,
+}
+
+impl LearnedIndex {
+    pub fn new(config: LearnConfig) -> Self {
+        Self {
+            config,
+            partitions: HashMap::default(),
+            names: HashSet::default(),
+            count: 0,
+            bytes: 0,
+            seeds: 0,
+            scratch: Scratch::default(),
+        }
+    }
+
+    fn intern(&mut self, name: &str) -> Arc<str> {
+        if let Some(known) = self.names.get(name) {
+            return known.clone();
+        }
+        let name: Arc<str> = Arc::from(name);
+        self.names.insert(name.clone());
+        name
+    }
+
+    /// Forgets the names no example holds any more.
+    fn release(&mut self, removed: &[Example]) {
+        for e in removed {
+            for name in [&e.tool, &e.resource] {
+                // (the set's copy and `e`'s are the last ones)
+                if Arc::strong_count(name) <= 2 {
+                    self.names.remove(&**name);
+                }
+            }
+        }
+    }
+
+    /// Keeps an example: `features` of a request `resource` made that `tool` served, in
+    /// `partition`, seen at `time` (ms). A repeat (same partition, resource, tool and terms)
+    /// is merged: uses + 1, time = the later one. False when the features are empty.
+    pub fn add(&mut self, partition: &str, resource: &str, tool: &str, features: Features, time: f64, seed: bool) -> bool {
+        if features.is_empty() || !time.is_finite() {
+            return false;
+        }
+        let key = example_key(resource, tool, &features);
+        if let Some(p) = self.partitions.get_mut(partition) {
+            if let Some(slot) = p.find(key, resource, tool, &features) {
+                let e = p.get_mut(slot);
+                e.uses = e.uses.saturating_add(1);
+                e.time = e.time.max(time);
+                return true;
+            }
+        }
+        let bytes = EXAMPLE_OVERHEAD_BYTES + features.heap_bytes() + tool.len() + resource.len();
+        let example = Example {
+            tool: self.intern(tool),
+            resource: self.intern(resource),
+            features,
+            uses: 1,
+            time,
+            seed,
+            norm: 0.0,
+            vector_norm: 0.0,
+            bytes,
+        };
+        self.partitions.entry(partition.into()).or_default().insert(key, example);
+        if seed {
+            self.seeds += 1;
+            return true;
+        }
+        self.count += 1;
+        self.bytes += bytes;
+        if self.count > self.config.max_examples || self.bytes > self.config.max_bytes {
+            self.evict(time);
+        }
+        true
+    }
+
+    /// Over a bound: the learned examples with the least `uses × decay` go first (older and
+    /// rarer evidence), down to 90% of the bound, so eviction runs once per many adds.
+    fn evict(&mut self, now: f64) {
+        let rules = self.config.rules;
+        let mut all: Vec<(f64, f64, usize, u32)> = Vec::with_capacity(self.count);
+        let keys: Vec<Box<str>> = self.partitions.keys().cloned().collect();
+        for (pi, key) in keys.iter().enumerate() {
+            for (slot, e) in self.partitions[key].live_slots() {
+                if !e.seed {
+                    all.push((e.uses as f64 * decay(&rules, false, e.time, now), e.time, pi, slot));
+                }
+            }
+        }
+        all.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let count_goal = self.config.max_examples * 9 / 10;
+        let bytes_goal = self.config.max_bytes / 10 * 9;
+        let mut doomed: Vec<Vec<u32>> = vec![Vec::new(); keys.len()];
+        let (mut count, mut bytes) = (self.count, self.bytes);
+        for &(_, _, pi, slot) in &all {
+            if count <= count_goal && bytes <= bytes_goal {
+                break;
+            }
+            count -= 1;
+            bytes -= self.partitions[&keys[pi]].get(slot).bytes;
+            doomed[pi].push(slot);
+        }
+        for (pi, slots) in doomed.iter().enumerate() {
+            if !slots.is_empty() {
+                self.remove_from(&keys[pi], slots);
+            }
+        }
+    }
+
+    fn remove_from(&mut self, key: &str, slots: &[u32]) -> usize {
+        let Some(p) = self.partitions.get_mut(key) else { return 0 };
+        let removed = p.remove_many(slots);
+        if p.live == 0 {
+            self.partitions.remove(key);
+        }
+        for e in &removed {
+            if e.seed {
+                self.seeds -= 1;
+            } else {
+                self.count -= 1;
+                self.bytes -= e.bytes;
+            }
+        }
+        self.release(&removed);
+        removed.len()
+    }
+
+    /// The nearest past requests to `query` over `partitions` (at most `neighbours`, at least
+    /// `min_similarity`), best first.
+    pub fn neighbours(&mut self, partitions: &[&str], query: &Features) -> Vec<Ballot> {
+        let (k, min, blend) = (self.config.neighbours, self.config.min_similarity, self.config.blend);
+        let mut found: Vec<(f32, &Example)> = Vec::new();
+        for key in partitions {
+            if let Some(p) = self.partitions.get(*key) {
+                for Hit { slot, similarity } in p.neighbours(query, k, min, blend, &mut self.scratch) {
+                    found.push((similarity, p.get(slot)));
+                }
+            }
+        }
+        found.sort_by(|a, b| b.0.total_cmp(&a.0));
+        found.truncate(k);
+        found
+            .into_iter()
+            .map(|(similarity, e)| Ballot { tool: e.tool.clone(), resource: e.resource.clone(), similarity, time: e.time, seed: e.seed })
+            .collect()
+    }
+
+    /// The learned votes for `query` asked by `asker` at `now`, best first (empty when no
+    /// past request is similar enough).
+    pub fn votes(&mut self, partitions: &[&str], asker: Option<&str>, query: &Features, now: f64) -> Vec<Vote> {
+        let ballots = self.neighbours(partitions, query);
+        count_votes(&ballots, asker, now, &self.config.rules)
+    }
+
+    /// Forgets every learned example `resource` taught (every partition; seeds stay).
+    pub fn forget_resource(&mut self, resource: &str) -> usize {
+        let keys: Vec<Box<str>> = self.partitions.keys().cloned().collect();
+        let mut removed = 0;
+        for key in keys {
+            let slots: Vec<u32> =
+                self.partitions[&key].live_slots().filter(|(_, e)| !e.seed && &*e.resource == resource).map(|(s, _)| s).collect();
+            if !slots.is_empty() {
+                removed += self.remove_from(&key, &slots);
+            }
+        }
+        removed
+    }
+
+    /// Forgets every learned example (seeds, which are configuration, stay).
+    pub fn clear(&mut self) {
+        let keys: Vec<Box<str>> = self.partitions.keys().cloned().collect();
+        for key in keys {
+            let slots: Vec<u32> = self.partitions[&key].live_slots().filter(|(_, e)| !e.seed).map(|(s, _)| s).collect();
+            if !slots.is_empty() {
+                self.remove_from(&key, &slots);
+            }
+        }
+    }
+
+    pub fn stats(&self) -> LearnStats {
+        let mut resources: HashSet<&str> = HashSet::default();
+        for p in self.partitions.values() {
+            for (_, e) in p.live_slots() {
+                if !e.seed {
+                    resources.insert(&e.resource);
+                }
+            }
+        }
+        LearnStats { examples: self.count, seeds: self.seeds, resources: resources.len(), bytes: self.bytes }
+    }
+}

@@ -1,0 +1,186 @@
+//! The learned-evidence index: merging repeats, bounds and eviction order, decay, deletion,
+//! scopes and minResources, payloads, and that an unrelated request gets no vote.
+
+use mastra_native_core::learn::*;
+
+const DAY: f64 = 86_400_000.0;
+
+fn index(global: bool) -> LearnedIndex {
+    let mut config = LearnConfig::default();
+    config.rules.global = global;
+    LearnedIndex::new(config)
+}
+
+fn f(text: &str) -> Features {
+    features_of(text)
+}
+
+#[test]
+fn stems_and_stopwords_make_the_terms() {
+    assert_eq!(f("booking the tables").terms, f("book table").terms);
+    assert!(f("the to my").terms.is_empty());
+    assert!(!f("幫我開個PR").terms.is_empty());
+}
+
+#[test]
+fn a_repeat_is_merged_not_stored_again() {
+    let mut ix = index(false);
+    assert!(ix.add("r:a", "a", "book_table", f("book a table at Luigi"), 1.0, false));
+    assert!(ix.add("r:a", "a", "book_table", f("book a table at Luigi"), 2.0, false));
+    assert_eq!(ix.stats().examples, 1);
+    // another resource's or tool's is another example
+    ix.add("r:a", "b", "book_table", f("book a table at Luigi"), 2.0, false);
+    ix.add("r:a", "a", "other", f("book a table at Luigi"), 2.0, false);
+    assert_eq!(ix.stats(), LearnStats { examples: 3, seeds: 0, resources: 2, bytes: ix.stats().bytes });
+    assert!(!ix.add("r:a", "a", "x", f("the"), 1.0, false), "no term, no example");
+}
+
+#[test]
+fn similar_requests_vote_for_their_tool_and_unrelated_ones_get_nothing() {
+    let mut ix = index(false);
+    ix.add("r:a", "a", "book_table", f("sort out dinner for four on friday at Luigi"), 0.0, false);
+    ix.add("r:a", "a", "get_weather", f("is it raining in Oslo tomorrow"), 0.0, false);
+    let votes = ix.votes(&["r:a"], Some("a"), &f("sort out dinner for two on saturday at Luigi"), 0.0);
+    assert_eq!(votes[0].tool, "book_table");
+    assert!(votes[0].confidence > 0.45 && votes[0].confidence < 1.0, "{votes:?}");
+    assert!(ix.votes(&["r:a"], Some("a"), &f("convert 20 euros to yen"), 0.0).is_empty());
+    // another partition sees nothing
+    assert!(ix.votes(&["r:b"], Some("b"), &f("sort out dinner for two at Luigi"), 0.0).is_empty());
+}
+
+#[test]
+fn votes_decay_with_age_and_seeds_do_not() {
+    let mut ix = index(false);
+    ix.add("r:a", "a", "book_table", f("dinner at Luigi"), 0.0, false);
+    ix.add(SEED_PARTITION, SEED_PARTITION, "get_weather", f("weather at Luigi"), 0.0, true);
+    let fresh = ix.votes(&["r:a"], Some("a"), &f("dinner at Luigi"), 0.0)[0].confidence;
+    let old = ix.votes(&["r:a"], Some("a"), &f("dinner at Luigi"), 60.0 * DAY)[0].confidence;
+    // confidence = votes / (votes + prior 0.25): a full vote 1/1.25, two half-lives 0.25/0.5
+    assert!((fresh - 0.8).abs() < 1e-6 && (old - 0.5).abs() < 1e-6, "two half-lives: {fresh} -> {old}");
+    let seed_now = ix.votes(&[SEED_PARTITION], Some("a"), &f("weather at Luigi"), 0.0)[0].confidence;
+    let seed_later = ix.votes(&[SEED_PARTITION], Some("a"), &f("weather at Luigi"), 600.0 * DAY)[0].confidence;
+    assert_eq!(seed_now, seed_later);
+}
+
+#[test]
+fn global_scope_needs_distinct_resources_unless_own_or_seeded() {
+    let mut ix = index(true);
+    ix.add("g", "mallory", "evil_tool", f("send the quarterly report to finance"), 0.0, false);
+    let q = f("send the quarterly report to finance please");
+    assert!(ix.votes(&["g"], Some("alice"), &q, 0.0).is_empty(), "one resource cannot teach another");
+    assert_eq!(ix.votes(&["g"], Some("mallory"), &q, 0.0)[0].tool, "evil_tool", "its own votes count for itself");
+    ix.add("g", "bob", "evil_tool", f("send quarterly report to finance now"), 0.0, false);
+    let votes = ix.votes(&["g"], Some("alice"), &q, 0.0);
+    assert_eq!((votes[0].tool.as_str(), votes[0].resources), ("evil_tool", 2));
+    // a resource counts once per tool: repeats from mallory do not make two resources
+    let mut ix = index(true);
+    ix.add("g", "mallory", "evil_tool", f("send the quarterly report to finance"), 0.0, false);
+    ix.add("g", "mallory", "evil_tool", f("send the quarterly report to finance today"), 0.0, false);
+    assert!(ix.votes(&["g"], Some("alice"), &q, 0.0).is_empty());
+}
+
+#[test]
+fn bounds_evict_the_least_used_and_oldest_first_down_to_ninety_percent() {
+    let mut config = LearnConfig::default();
+    config.max_examples = 10;
+    let mut ix = LearnedIndex::new(config);
+    ix.add(SEED_PARTITION, SEED_PARTITION, "seeded", f("seed request words"), 0.0, true);
+    // "popular" used three times; the rest once, at increasing times
+    for _ in 0..3 {
+        ix.add("g", "a", "popular", f("popular request"), 0.0, false);
+    }
+    for i in 0..10 {
+        ix.add("g", "a", &format!("t{i}"), f(&format!("request number w{i}")), (i + 1) as f64 * 1000.0, false);
+    }
+    let stats = ix.stats();
+    assert_eq!(stats.examples, 9, "down to 90% of 10");
+    assert_eq!(stats.seeds, 1, "seeds are never evicted");
+    let kept = |ix: &mut LearnedIndex, text: &str, tool: &str| ix.votes(&["g"], Some("a"), &f(text), 10_000.0).iter().any(|v| v.tool == tool);
+    assert!(kept(&mut ix, "popular request", "popular"));
+    assert!(!kept(&mut ix, "request number w0", "t0"), "the oldest single use went first");
+    assert!(!kept(&mut ix, "request number w1", "t1"));
+    assert!(kept(&mut ix, "request number w9", "t9"));
+}
+
+#[test]
+fn the_byte_bound_holds() {
+    let mut config = LearnConfig::default();
+    config.max_bytes = 4096;
+    let mut ix = LearnedIndex::new(config);
+    for i in 0..500 {
+        ix.add("g", "a", "t", f(&format!("request {i} alpha{i} beta{i}")), i as f64, false);
+        assert!(ix.stats().bytes <= 4096);
+    }
+    assert!(ix.stats().examples > 10);
+}
+
+#[test]
+fn forget_and_clear() {
+    let mut ix = index(false);
+    ix.add(SEED_PARTITION, SEED_PARTITION, "seeded", f("seed request"), 0.0, true);
+    ix.add("r:a", "a", "t1", f("first request"), 0.0, false);
+    ix.add("r:a", "a", "t2", f("second request"), 0.0, false);
+    ix.add("r:b", "b", "t1", f("first request"), 0.0, false);
+    assert_eq!(ix.forget_resource("a"), 2);
+    assert_eq!(ix.forget_resource("a"), 0);
+    assert!(ix.votes(&["r:a"], Some("a"), &f("first request"), 0.0).is_empty());
+    assert_eq!(ix.votes(&["r:b"], Some("b"), &f("first request"), 0.0)[0].tool, "t1");
+    ix.clear();
+    assert_eq!(ix.stats(), LearnStats { examples: 0, seeds: 1, resources: 0, bytes: 0 });
+    assert_eq!(ix.votes(&[SEED_PARTITION], None, &f("seed request"), 0.0)[0].tool, "seeded");
+}
+
+#[test]
+fn payloads_round_trip_and_garbage_is_refused() {
+    let mut features = f("book a table at Luigi for four");
+    features.vector = quantize(&[0.5, -0.25, 0.0, 1.0]);
+    assert_eq!(features.vector.as_deref(), Some(&[64i8, -32, 0, 127][..]));
+    let payload = encode_payload(&features);
+    assert_eq!(decode_payload(&payload), Some(features.clone()));
+    assert_eq!(decode_payload("not base64 at all!"), None);
+    assert_eq!(decode_payload(""), None);
+    assert_eq!(decode_payload(&payload[..payload.len() - 4]), None);
+    let mut ix = index(false);
+    assert!(ix.add("r:a", "a", "book_table", decode_payload(&payload).unwrap(), 0.0, false));
+    assert_eq!(ix.votes(&["r:a"], Some("a"), &f("table at Luigi"), 0.0)[0].tool, "book_table");
+}
+
+#[test]
+fn vectors_find_neighbours_that_share_no_term() {
+    let mut ix = index(false);
+    let mut past = f("dinner reservation");
+    past.vector = quantize(&[1.0, 0.1, 0.0, 0.0]);
+    ix.add("r:a", "a", "book_table", past, 0.0, false);
+    let mut other = f("weather forecast");
+    other.vector = quantize(&[0.0, 0.0, 1.0, 0.0]);
+    ix.add("r:a", "a", "get_weather", other, 0.0, false);
+    let mut query = f("réserver un restaurant");
+    query.vector = quantize(&[0.95, 0.15, 0.05, 0.0]);
+    let votes = ix.votes(&["r:a"], Some("a"), &query, 0.0);
+    assert_eq!(votes.len(), 1);
+    assert_eq!(votes[0].tool, "book_table");
+    // lexical-only: nothing
+    let mut lexical = LearnConfig::default();
+    lexical.blend.vector_weight = 0.0;
+    ix.config = lexical;
+    assert!(ix.votes(&["r:a"], Some("a"), &query, 0.0).is_empty());
+}
+
+#[test]
+fn a_very_common_term_does_not_walk_every_example() {
+    let mut config = LearnConfig::default();
+    config.max_examples = 100_000;
+    config.max_bytes = 1 << 30;
+    let mut ix = LearnedIndex::new(config);
+    for i in 0..20_000 {
+        ix.add("g", &format!("u{}", i % 50), &format!("tool{}", i % 300), f(&format!("please help w{i} x{}", i % 997)), 0.0, false);
+    }
+    let t0 = std::time::Instant::now();
+    for _ in 0..100 {
+        ix.votes(&["g"], Some("u1"), &f("please help w17 x17"), 0.0);
+    }
+    let per = t0.elapsed().as_secs_f64() * 10.0;
+    // (debug build, generous; the release bench measures the real cost)
+    assert!(per < 5.0, "{per} ms per request");
+    assert_eq!(ix.votes(&["g"], Some("u1"), &f("please help w17 x17"), 0.0)[0].tool, "tool17");
+}
