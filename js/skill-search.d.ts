@@ -3,6 +3,7 @@ import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
 import type { Tool, ToolExecutionContext } from '@mastra/core/tools';
 import type { Workspace } from '@mastra/core/workspace';
 import type { LoadedStateStore, StateStoreStats } from './stores/index';
+import type { ToolSearchLearnOptions } from './tool-search';
 
 /** Options of {@link SkillSearchProcessor}; the same as `@mastra/core`'s. */
 export interface SkillSearchProcessorOptions {
@@ -110,8 +111,15 @@ export interface SkillSearchProcessorOptions {
         /** From 0 to 1. @default 0.6 */
         minConfidence?: number;
         /** Called with what was preloaded (never for an empty preload). */
-        onPreload?: (event: { threadId: string; query: string; skills: Array<{ name: string; confidence: number }> }) => void;
+        onPreload?: (event: { threadId: string; query: string; skills: Array<{ name: string; confidence: number; learned?: true }> }) => void;
       };
+  /**
+   * Ours (docs/learning.md, "Skills"): learning from use. A `load_skill` call of the model's that
+   * loaded its skill teaches that the request needs it; a similar later request gets it preloaded
+   * and, in 'enhanced'/'hybrid', first in search_skills' results. The options are
+   * ToolSearchProcessor's, `seed` mapping skill names to requests. Off by default.
+   */
+  learn?: boolean | ToolSearchLearnOptions;
 }
 
 /** Index statistics (not in `@mastra/core`). */
@@ -194,6 +202,12 @@ export declare class SkillSearchProcessor implements Processor<'skill-search'> {
    * cleanupNow() report zeros with a store: its TTL is the store's.
    */
   getStoreStats(): Promise<StateStoreStats | null>;
+  /** Ours (learn): forgets what one resource taught (in every process with a shared store); resolves how many examples were removed (0 when learn is off). */
+  forgetLearnedResource(resourceId: string): Promise<number>;
+  /** Ours (learn): forgets every learned example (`learn.seed` stays). */
+  forgetAllLearned(): Promise<void>;
+  /** Ours (learn): what learning holds, or null when learn is off. */
+  getLearningStats(): { scope: 'resource' | 'global'; examples: number; seeds: number; resources: number; bytes: number; store: 'in-memory' | 'custom' | 'redis'; lastOutage: string | null } | null;
   getStateStats(): { threadCount: number; oldestAccessTime: number | null };
   /** Removes threads idle longer than `ttl`; returns how many. */
   cleanupNow(): number;

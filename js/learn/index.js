@@ -151,6 +151,20 @@ class ToolLearning {
    * before it. `allowed(tool)` is the filter's verdict (a denied tool is never learned).
    */
   async observe(args, catalog, preferId, allowed) {
+    return this.observeCalls(args, async (call) => {
+      if (isValidationFailure(call.result)) return undefined;
+      const found = this.#resolve(catalog, call.toolName, preferId);
+      return found && (await allowed(found.tool)) ? found.name : undefined;
+    });
+  }
+
+  /**
+   * Learns the step's calls that returned (tool-invocation parts in state 'result') and that
+   * `nameOf(call)` (async) names the learnable tool or skill of, each attributed to the last user
+   * message before it; a call is learned once (thread, tool and call id remembered). The tools'
+   * `observe` and SkillSearchProcessor's (js/learn/skills.js) share it.
+   */
+  async observeCalls(args, nameOf) {
     const resource = resourceIdOf(args.requestContext);
     if (resource === undefined || !Array.isArray(args.messages)) return;
     // What other processes learned, before this step uses the index; during a store outage
@@ -171,18 +185,18 @@ class ToolLearning {
       const parts = Array.isArray(message.content?.parts) ? message.content.parts : [];
       for (const part of parts) {
         const call = part?.type === 'tool-invocation' ? part.toolInvocation : undefined;
-        if (!call || call.state !== 'result' || isValidationFailure(call.result)) continue;
+        if (!call || call.state !== 'result' || META_TOOLS.has(call.toolName)) continue;
         // (call ids repeat across runs with some models: the thread and tool narrow them)
         const seenKey = `${resource}\u0000${thread}\u0000${call.toolName}\u0000${call.toolCallId}`;
         if (typeof call.toolCallId !== 'string' || this.#seen.has(seenKey)) continue;
         this.#remember(seenKey);
-        const found = this.#resolve(catalog, call.toolName, preferId);
-        if (!found || !(await allowed(found.tool))) continue;
+        const name = await nameOf(call);
+        if (typeof name !== 'string' || !name) continue;
         const partition = this.#partitionOf(resource);
         const time = Date.now();
-        const payload = this.#index.add(partition, resource, found.name, request, time, false);
+        const payload = this.#index.add(partition, resource, name, request, time, false);
         // (into the index now: read-your-writes; to the shared store without waiting)
-        if (payload) this.#sync?.push({ type: 'example', partition, resource, tool: found.name, time, payload });
+        if (payload) this.#sync?.push({ type: 'example', partition, resource, tool: name, time, payload });
       }
     }
   }

@@ -58,15 +58,15 @@ function learnOptionsOf(learn, kind) {
   };
   const minConfidence = unit('minConfidence');
   const minSimilarity = unit('minSimilarity');
-  const seed = seedOf(spec.seed, fail);
+  const seed = seedOf(spec.seed, fail, kind === 'SkillSearchProcessor' ? 'skill names' : 'tool ids');
   return { scope, store, seed, maxExamples, maxBytes, halfLifeMs: halfLifeDays * 86_400_000, minResources, minConfidence, minSimilarity };
 }
 
 /** `learn.seed` as [tool, request] pairs. */
-function seedOf(seed, fail) {
+function seedOf(seed, fail, keys) {
   if (seed === undefined) return [];
   if (seed === null || typeof seed !== 'object' || Array.isArray(seed)) {
-    throw fail('.seed', "an object mapping tool ids to example requests, like { weather: ['is it raining in Oslo?'] }", seed);
+    throw fail('.seed', `an object mapping ${keys} to example requests, like { weather: ['is it raining in Oslo?'] }`, seed);
   }
   const pairs = [];
   for (const [tool, requests] of Object.entries(seed)) {

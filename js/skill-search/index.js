@@ -41,6 +41,9 @@ const { FULL_CHECK_INTERVAL_MS, buildSkillIndex, compatibleSuggestions, enhanced
 const { entriesEqual, readSkills, skillEmbedText, skillsUnchanged } = require('./catalog.js');
 const { trackerOf, trackerTrusted } = require('./tracker.js');
 const skillState = require('./state.js');
+// learn: learning from use (js/learn/skills.js)
+const { learnOptionsOf } = require('../learn/options.js');
+const { SkillLearning } = require('../learn/skills.js');
 
 const { REFRESH_FAILED, schemasFor } = messages;
 
@@ -82,6 +85,8 @@ class SkillSearchProcessor {
   #mode = 'compatible';
   /** `search.embedder` (ours, 'hybrid'): the user's EmbeddingModel on the semantic side, or undefined. */
   #embedder = undefined;
+  /** `options.learn` (ours): the SkillLearning, or undefined when off. */
+  #learning = undefined;
 
   constructor(options) {
     checkOptions(options, OPTION_SCHEMA);
@@ -99,6 +104,8 @@ class SkillSearchProcessor {
       max: PRELOAD_MAX_SKILLS,
       minConfidence: PRELOAD_MIN_CONFIDENCE,
     });
+    const learn = learnOptionsOf(options.learn, 'SkillSearchProcessor');
+    if (learn) this.#learning = new SkillLearning(learn, this.#model, () => this.logger ?? this.#logger);
     const storage = storageOf(options);
     const blocking = blockingRefreshOf(options);
     const capabilities = capabilitiesOf(options);
@@ -172,6 +179,22 @@ class SkillSearchProcessor {
     if (!this.#shared) this.clearAllState();
     this.#scopes.clear();
     this.#embedder?.dispose();
+    this.#learning?.dispose();
+  }
+
+  /** Ours (learn): forgets everything `resourceId` taught; resolves how many examples went. */
+  async forgetLearnedResource(resourceId) {
+    return this.#learning ? this.#learning.forgetResource(resourceId) : 0;
+  }
+
+  /** Ours (learn): forgets every learned example (`learn.seed` stays). */
+  async forgetAllLearned() {
+    await this.#learning?.forgetAll();
+  }
+
+  /** Ours (learn): what learning holds, or null when learn is off. */
+  getLearningStats() {
+    return this.#learning ? this.#learning.stats() : null;
   }
 
   /** With a store: a promise of `{ ok, error? }` that never rejects (bounded). */
@@ -392,9 +415,29 @@ class SkillSearchProcessor {
     return { index, ranked };
   }
 
-  async #search(scope, query) {
-    const { ranked } = await this.#rankedSkills(scope, query);
+  async #search(scope, query, requestContext) {
+    const { index, ranked: found } = await this.#rankedSkills(scope, query);
+    const ranked = this.#enhanced ? this.#learnedFirst(found, index, query, requestContext) : found;
     return ranked.length === 0 ? messages.noSkillsFound(query) : messages.foundSkills(ranked);
+  }
+
+  /**
+   * learn ('enhanced' and 'hybrid'; 'compatible' keeps the host's results): the skills learning
+   * vouches for come first, best first (one the search missed joins with the best score), the
+   * rest keep their order; at most topK.
+   */
+  #learnedFirst(ranked, index, query, requestContext) {
+    const topK = toNumber(this.searchConfig.topK);
+    if (!this.#learning || typeof query !== 'string' || !(topK > 0)) return ranked;
+    const strong = this.#learning.strong(query, requestContext, (name) => index.metaMap.has(name));
+    if (strong.length === 0) return ranked;
+    const top = ranked[0]?.score ?? 1;
+    const front = strong.map(({ name }) => {
+      const hit = ranked.find((r) => r.name === name);
+      return hit ? { ...hit, score: Math.max(hit.score, top) } : { name, description: shortDescription(index.metaMap.get(name)?.description ?? ''), score: top };
+    });
+    const names = new Set(front.map((r) => r.name));
+    return [...front, ...ranked.filter((r) => !names.has(r.name))].slice(0, topK);
   }
 
   /** Logs a refresh failure through the registered logger, else console.warn. */
@@ -443,7 +486,7 @@ class SkillSearchProcessor {
    * whose confidence reaches `minConfidence` (at most `max`, counting those already loaded), in
    * this scope. Appends `[name, instructions]` to `loaded`; returns the names it loaded.
    */
-  async #preloadSkills(scope, skills, scopeId, threadId, threadState, storeKey, loaded, query) {
+  async #preloadSkills(scope, skills, scopeId, threadId, threadState, storeKey, loaded, query, requestContext) {
     const { max, minConfidence, onPreload } = this.#preload;
     if (!query.trim()) return [];
     const { index, ranked: results } = await this.#rankedSkills(scope, query);
@@ -454,14 +497,24 @@ class SkillSearchProcessor {
       evidence = results.map((_, i) => ({ lexical: flat[2 * i], cosine: flat[2 * i + 1] }));
     }
     const confidences = confidencesOf(this.#mode, results, query, index.metaMap.size, evidence);
+    let rows = results.map((r, i) => ({ name: r.name, confidence: confidences[i], learned: false }));
+    // learn: a skill learning vouches for takes the larger of its two confidences (joining if the search missed it)
+    if (this.#learning) {
+      for (const { name, confidence } of this.#learning.strong(query, requestContext, (n) => index.metaMap.has(n))) {
+        const row = rows.find((r) => r.name === name);
+        if (row) Object.assign(row, { confidence: Math.max(row.confidence, confidence), learned: true });
+        else rows.push({ name, confidence, learned: true });
+      }
+      rows = rows.sort((a, b) => b.confidence - a.confidence);
+    }
     const already = new Set(loaded.map(([name]) => name));
     const chosen = [];
-    for (let i = 0; i < results.length && i < max; i++) {
-      if (confidences[i] < minConfidence) break;
-      if (!already.has(results[i].name)) chosen.push({ name: results[i].name, confidence: Math.round(confidences[i] * 1000) / 1000 });
+    for (let i = 0; i < rows.length && i < max; i++) {
+      if (rows[i].confidence < minConfidence) break;
+      if (!already.has(rows[i].name)) chosen.push({ name: rows[i].name, confidence: Math.round(rows[i].confidence * 1000) / 1000, ...(rows[i].learned ? { learned: true } : {}) });
     }
     const done = [];
-    for (const { name, confidence } of chosen) {
+    for (const { name, confidence, learned } of chosen) {
       const skill = await skills.get(name);
       if (!skill) continue;
       if (this.#shared) {
@@ -470,7 +523,7 @@ class SkillSearchProcessor {
         skillState.rememberVariant(threadState, name, skill.instructions, scopeId);
       }
       loaded.push([name, skill.instructions]);
-      done.push({ name, confidence });
+      done.push({ name, confidence, ...(learned ? { learned } : {}) });
     }
     if (done.length > 0) notifyPreload(onPreload, { threadId, query, skills: done }, this.logger ?? this.#logger, 'SkillSearchProcessor');
     return done.map((d) => d.name);
@@ -522,7 +575,7 @@ class SkillSearchProcessor {
       description: messages.SEARCH_DESCRIPTION,
       inputSchema: schemas.searchInput,
       outputSchema: schemas.searchOutput,
-      execute: async ({ query }) => this.#search(scope, query),
+      execute: async ({ query }) => this.#search(scope, query, args.requestContext),
     });
 
     const loadSkillTool = createTool({
@@ -558,8 +611,10 @@ class SkillSearchProcessor {
 
     // Preload (ours, opt-in): the first step of each user message loads, as load_skill would,
     // the skill its text finds with confidence; its instructions are in this very step.
+    // learn: the load_skill calls that loaded a skill, learned before this step's preload.
+    if (this.#learning) await this.#learning.observe(args);
     if (this.#preload && args.stepNumber === 0) {
-      const preloaded = await this.#preloadSkills(scope, skills, scopeId, threadId, threadState, storeKey, loaded, lastUserText(args.messages));
+      const preloaded = await this.#preloadSkills(scope, skills, scopeId, threadId, threadState, storeKey, loaded, lastUserText(args.messages), args.requestContext);
       for (const name of preloaded) sharedLoaded?.add(name);
     }
 

@@ -6,6 +6,7 @@ const { describeValue } = require('../util.js');
 const { assertStateStore } = require('../stores/index.js');
 const { host } = require('../host.js');
 const { searchModeOf: checkSearchMode } = require('../semantic.js');
+const { LEARN_KEYS } = require('../learn/options.js');
 
 /** `options.blockingRefresh`: a boolean, or nullish for the host's default. */
 function blockingRefreshOf(options) {
@@ -35,8 +36,8 @@ const PRELOAD_MIN_CONFIDENCE = 0.6;
 /** Every option this processor knows (on every host); others are warned about, not rejected. */
 const OPTION_SCHEMA = {
   name: 'SkillSearchProcessor',
-  keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage', 'preload'],
-  nested: { search: ['topK', 'minScore', 'mode', 'model', 'embedder', 'embedderTimeoutMs', 'embeddingCache'], preload: ['maxSkills', 'minConfidence', 'onPreload'] },
+  keys: ['workspace', 'search', 'ttl', 'blockingRefresh', 'storage', 'preload', 'learn'],
+  nested: { search: ['topK', 'minScore', 'mode', 'model', 'embedder', 'embedderTimeoutMs', 'embeddingCache'], preload: ['maxSkills', 'minConfidence', 'onPreload'], learn: LEARN_KEYS },
   required: { workspace: 'a Mastra Workspace with skills' },
 };
 

@@ -117,3 +117,10 @@ export const forgotten: Promise<number> = customLearning.forgetLearnedResource('
 export const learnStoreKind: 'in-memory' | 'custom' | 'redis' | undefined = customLearning.getLearningStats()?.store;
 // @ts-expect-error redisLearnStore takes { client, ... }
 redisLearnStore(redisClient);
+
+// SkillSearchProcessor learns too (learn: the same options; seed maps skill names).
+declare const learningWorkspace: SkillSearchProcessorOptions['workspace'];
+export const learningSkills = new SkillSearchProcessor({ workspace: learningWorkspace, preload: { onPreload: (e) => void e.skills[0]?.learned }, learn: { scope: 'global', seed: { deployment: ['ship it safely'] } } });
+export const skillsForgotten: Promise<number> = learningSkills.forgetLearnedResource('user-1');
+// @ts-expect-error learn.scope is 'resource' or 'global'
+new SkillSearchProcessor({ workspace: learningWorkspace, learn: { scope: 'team' } });
