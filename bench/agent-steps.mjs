@@ -78,8 +78,11 @@ export function configsFor({ hybrid = hybridModelOption(), warmup = 0, encoder }
 
 function toolsOf(catalog) {
   const tools = {};
-  for (const { id, description } of catalog) {
-    tools[id] = createTool({ id, description, inputSchema: z.object({}).passthrough(), execute: async () => ({ ok: true, tool: id }) });
+  for (const { id, description, inputSchema } of catalog) {
+    // An MCP tool keeps its JSON Schema, as a client hands it over (its parameters are indexed),
+    // with nothing required: the scripted models call tools with an empty input.
+    const schema = inputSchema && typeof inputSchema === 'object' ? { ...inputSchema, required: [] } : z.object({}).passthrough();
+    tools[id] = createTool({ id, description, inputSchema: schema, execute: async () => ({ ok: true, tool: id }) });
   }
   return tools;
 }
