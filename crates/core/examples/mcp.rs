@@ -310,6 +310,12 @@ fn main() {
                 .into_iter()
                 .map(|(n, _)| n)
                 .collect();
+            // MCP_DUMP=MODE: that mode's dev requests with their recall@5 and top 5 on stderr
+            // (to diff two rankings request by request)
+            if q.split == "dev" && std::env::var("MCP_DUMP").is_ok_and(|m| m == *name) {
+                let hits = q.relevant.iter().filter(|r| names.iter().take(5).any(|n| n == *r)).count();
+                eprintln!("{:.2}\t{}\t{}\t{}", hits as f64 / q.relevant.len() as f64, q.lang, q.text, names.iter().take(5).cloned().collect::<Vec<_>>().join(","));
+            }
             for lang in [q.lang.as_str(), "all"] {
                 table
                     .entry((q.split.clone(), lang.to_owned(), name))
