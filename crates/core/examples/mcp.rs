@@ -76,6 +76,25 @@ fn load() -> (Vec<(String, String)>, Vec<Query>) {
     (tools, queries)
 }
 
+/// Each tool's parameter text as the processor builds it from a plain JSON Schema
+/// (`name: description` per top-level property, one a line; js/tool-search/catalog.js).
+fn param_texts() -> Vec<String> {
+    jsonl("mcp/tools.jsonl")
+        .iter()
+        .map(|v| {
+            let Some(props) = v["inputSchema"]["properties"].as_object() else { return String::new() };
+            props
+                .iter()
+                .map(|(name, p)| match p["description"].as_str().filter(|d| !d.is_empty()) {
+                    Some(d) => format!("{name}: {d}"),
+                    None => name.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect()
+}
+
 fn catalog(tools: &[(String, String)], mode: SearchMode) -> ToolCatalog {
     let entries: Vec<ToolEntry> = tools
         .iter()
@@ -87,7 +106,9 @@ fn catalog(tools: &[(String, String)], mode: SearchMode) -> ToolCatalog {
             handle: i as u32,
         })
         .collect();
-    let params = vec![String::new(); entries.len()];
+    // MCP_PARAMS=1: with the schemas' parameter text (what the processor indexes when it can
+    // read the tools' JSON Schema)
+    let params = if std::env::var_os("MCP_PARAMS").is_some() { param_texts() } else { vec![String::new(); entries.len()] };
     let params = if matches!(mode, SearchMode::Compatible) {
         Vec::new()
     } else {
