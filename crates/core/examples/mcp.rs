@@ -3,8 +3,10 @@
 //!
 //!     cargo run -p mastra-native-core --release --example mcp -- [--model PATH] [--misses MODE [LANG]]
 //!
-//! The catalog is what `bench/quality.mjs mcp` gives the processor (id = name, description, no
-//! parameter text), so the rows match that benchmark's without a rebuild of the addon. Hybrid
+//! The catalog is what `bench/quality.mjs mcp` gives the processor (id = name, description, the
+//! parameter text of each tool's JSON Schema; `MCP_PARAMS=0`: none), so the rows match that
+//! benchmark's without a rebuild of the addon. `MCP_DUMP=MODE` prints MODE's dev requests with
+//! their recall@5 and top 5 on stderr. Hybrid
 //! uses PATH (default: the installed model package). `--misses MODE` prints the dev requests
 //! MODE (compatible, enhanced, hybrid) misses at rank 1 with what compatible ranked. Tune on dev only.
 
@@ -106,9 +108,8 @@ fn catalog(tools: &[(String, String)], mode: SearchMode) -> ToolCatalog {
             handle: i as u32,
         })
         .collect();
-    // MCP_PARAMS=1: with the schemas' parameter text (what the processor indexes when it can
-    // read the tools' JSON Schema)
-    let params = if std::env::var_os("MCP_PARAMS").is_some() { param_texts() } else { vec![String::new(); entries.len()] };
+    // with the schemas' parameter text, as the processor indexes it; MCP_PARAMS=0: without
+    let params = if std::env::var("MCP_PARAMS").is_ok_and(|v| v == "0") { vec![String::new(); entries.len()] } else { param_texts() };
     let params = if matches!(mode, SearchMode::Compatible) {
         Vec::new()
     } else {
