@@ -15,7 +15,7 @@
 //! `SEMANTIC_CJK=x` / `SEMANTIC_LATIN=x` with another CJK / Latin semantic weight, `SEMANTIC_SPREAD=x` with another
 //! `Fusion::semantic_spread`. `SCALE_GRID=1` adds a grid of CJK
 //! weights and crowding shares to `scale`'s multilingual-among-distractors rows (dev only).
-//! With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on
+//! With `HYBRID_DUMP=1` (`=test`: the test requests), `quality` also prints each dev request's recall@5 and top 5 on
 //! stderr (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
 //! 10,000 tools, and on the multilingual dev requests with the multilingual tools among
