@@ -10,7 +10,9 @@
 // requests with a preload, precision per preloaded tool, requests whose preloads hold a relevant
 // tool. Thresholds are chosen on the development rows; test rows only report.
 //
-//   node bench/preload-calibration.mjs [--modes compatible,enhanced,hybrid] [--fit] [--sizes 5,15,50,full]
+//   node bench/preload-calibration.mjs [--modes compatible,enhanced,hybrid] [--fit] [--dev-tables] [--sizes 5,15,50,full]
+// (`--dev-tables` also prints the rule on each development set and size, with the fitted weights or,
+// without --fit, the shipped ones: how a refit compares on dev)
 import { MessageList } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
@@ -54,7 +56,8 @@ confidence.confidencesOf = (...args) => {
 
 /** A processor preloading over `catalog` in `mode`; `search(query)` runs its first step. */
 async function searcher(catalog, mode) {
-  const tools = Object.fromEntries(catalog.map(({ id, description }) => [id, createTool({ id, description, execute: async () => ({}) })]));
+  // (an MCP tool with its JSON Schema, as a client hands it over: its parameters are indexed)
+  const tools = Object.fromEntries(catalog.map(({ id, description, inputSchema }) => [id, createTool({ id, description, ...(inputSchema ? { inputSchema } : {}), execute: async () => ({}) })]));
   const extra = mode === 'hybrid' ? hybridModelOption() ?? {} : {};
   // minConfidence 1: the confidences are computed, nothing is loaded.
   const processor = new ToolSearchProcessor({ tools, search: { topK: 5, ...(mode === 'compatible' ? {} : { mode }), ...extra }, preload: { minConfidence: 1 } });
@@ -85,7 +88,7 @@ async function collect(catalog, requests, mode, size, seed, smalltalk = []) {
   const add = ({ results, evidence }, query, relevant, n, request) => {
     const scores = results.map((r) => r.score);
     for (let rank = 0; rank < Math.min(TOP, results.length); rank++) {
-      rows.push({ x: confidenceFeatures(mode, scores, rank, query, n, evidence), y: relevant.has(results[rank].name) ? 1 : 0, request, rank });
+      rows.push({ x: confidenceFeatures(mode, scores, rank, query, n, evidence, results.map((r) => r.name)), y: relevant.has(results[rank].name) ? 1 : 0, request, rank });
     }
     if (results.length === 0) rows.push({ x: null, y: 0, request, rank: -1 });
   };
@@ -232,12 +235,23 @@ for (const mode of modes) {
     continue;
   }
   let weights = confidence.PRELOAD_CONFIDENCE_MODELS[mode];
-  if (fit) {
+  if (fit || process.argv.includes('--dev-tables')) {
     const dev = [];
-    for (const [, catalog, requests, chat] of halves.dev) for (const size of sizes) dev.push(...(await collect(catalog, requests, mode, size, 7, chat)));
-    weights = logistic(dev);
-    console.log(`\n### ${mode}: fitted weights (dev rows: ${dev.length})\n\n    ${mode}: [${weights.join(', ')}],`);
+    const devOf = [];
+    for (const [name, catalog, requests, chat] of halves.dev) {
+      for (const size of sizes) {
+        const rows = await collect(catalog, requests, mode, size, 7, chat);
+        dev.push(...rows);
+        devOf.push([`${name}, catalog ${size === 'full' ? `${catalog.length} tools` : `parts of ${size}`}`, rows]);
+      }
+    }
+    if (fit) {
+      weights = logistic(dev);
+      console.log(`\n### ${mode}: fitted weights (dev rows: ${dev.length})\n\n    ${mode}: [${weights.join(', ')}],`);
+    }
     ruleTable(`${mode}, development halves, all sizes`, dev, weights, thresholds);
+    // (`--dev-tables`: each development set and size on its own, to compare features on dev)
+    if (process.argv.includes('--dev-tables')) for (const [title, rows] of devOf) ruleTable(`${mode}, ${title} (development)`, rows, weights, thresholds);
   }
   for (const [name, catalog, requests, chat] of halves.test) {
     for (const size of sizes) {

@@ -12,16 +12,16 @@ const { describeValue, textKey } = require('./util.js');
 // runner-up, the hit's lead over the next, whether it is the best, its absolute score (raw for
 // hybrid, log-scaled for the lexical modes), the catalog's size, the third hit relative to the
 // best, how many hits there are, the request's length and script, and in 'hybrid' what the hit
-// rests on (the model's plain cosine, its lexical score). The weights are fitted on
-// the development halves over whole catalogs and sub-catalogs of 5, 15 and 50 tools, each request
-// searched once where its tool is and once where it is not, with small talk that no tool serves
-// (bench/preload-calibration.mjs --fit).
+// rests on (the model's plain cosine, its lexical score). The weights are fitted on the
+// development halves (MetaTool, the multilingual set, the real MCP servers) over whole catalogs
+// and sub-catalogs of 5, 15 and 50 tools, each request searched once where its tool is and once
+// where it is not, with small talk that no tool serves (bench/preload-calibration.mjs --fit).
 
 /** Weights per search mode, in confidenceFeatures' order, bias last. */
 const PRELOAD_CONFIDENCE_MODELS = Object.freeze({
-  compatible: [0.5188, -0.1742, 1.1077, 0.5761, 1.8195, -0.4889, -0.6566, -0.1089, -0.8989, 0, 0, 0, 0.7223, 0.3963, 0.4238, -0.535],
-  enhanced: [0.8207, -0.2557, 0.8715, 0.484, 2.0371, -1.0873, -0.0988, -0.4969, -0.6096, 0, 0, 0, 0.5225, -0.4742, -0.1016, -0.4126],
-  hybrid: [1.1047, -0.2844, 1.1731, 0.7857, 0.5088, -0.5491, -0.4422, -0.2911, -0.5472, 2.2829, 0.8789, -0.192, 1.4764, -0.3835, -0.3118, -1.1446],
+  compatible: [0.5526, -0.2743, 1.1469, 0.6965, 1.8118, -0.458, -0.6095, -0.212, -0.8391, 0, 0, 0, 0.7576, 0.3082, 0.2502, -0.9665],
+  enhanced: [0.7687, -0.5254, 0.9805, 0.7123, 1.6623, -0.8457, -0.1355, -0.6971, -0.4079, 0, 0, 0, 0.817, -0.3072, 0.0761, -1.3586],
+  hybrid: [1.0281, -0.4371, 1.1972, 0.9359, 0.4064, -0.4683, -0.4854, -0.4897, -0.4207, 2.2195, 0.7926, -0.1442, 1.545, -0.2021, -0.153, -1.6579],
 });
 
 /**

@@ -1,6 +1,8 @@
 'use strict';
 // Parameter names and descriptions of a tool's input schema, for enhanced search.
-// Supports zod v4 and v3 objects and plain JSON Schema; anything else yields [].
+// Supports zod v4 and v3 objects, plain JSON Schema and schemas that give their JSON Schema
+// through Standard JSON Schema (`~standard.jsonSchema.input`: @mastra/core's createTool wraps a
+// plain JSON Schema, such as an MCP server's tool's, in one); anything else yields [].
 
 const MAX_UNWRAP = 16;
 
@@ -61,6 +63,18 @@ function zodShape(schema) {
   return undefined;
 }
 
+/**
+ * The JSON Schema a Standard JSON Schema gives for its input (`~standard.jsonSchema.input`),
+ * or undefined.
+ */
+function standardJsonSchema(schema) {
+  const standard = schema['~standard'];
+  const jsonSchema = standard && typeof standard === 'object' ? standard.jsonSchema : undefined;
+  if (!jsonSchema || typeof jsonSchema.input !== 'function') return undefined;
+  const out = safe(() => jsonSchema.input({ target: 'draft-07' }));
+  return out && typeof out === 'object' ? out : undefined;
+}
+
 function isZod(schema) {
   return Boolean(schema && typeof schema === 'object' && (schema._zod || (schema._def && schema._def.typeName)));
 }
@@ -74,13 +88,14 @@ function isZod(schema) {
 function extractParamFields(tool) {
   try {
     if (!tool || typeof tool !== 'object') return [];
-    const schema = tool.inputSchema;
+    let schema = tool.inputSchema;
     if (!schema || typeof schema !== 'object') return [];
     if (isZod(schema)) {
       const shape = zodShape(schema);
       if (!shape) return [];
       return Object.keys(shape).map((name) => [name, safe(() => zodFieldDescription(shape[name]))]);
     }
+    if (!schema.properties) schema = standardJsonSchema(schema) ?? schema;
     const properties = schema.properties;
     if (properties && typeof properties === 'object' && !Array.isArray(properties)) {
       return Object.keys(properties).map((name) => {

@@ -40,6 +40,12 @@ const cases: Array<[string, string, string]> = [
   ['ko, get', 'acme/web 의 issue 412 를 조회해 줘', 'github_get_issue'],
   ['ko, create', 'acme/web 에 새 issue 를 만들어 줘', 'github_create_issue'],
   ['ko, list', 'Event Hubs 의 모든 consumer group 목록을 보여줘', 'eventhubs_consumergroup_list'],
+  // "PR" stands for a pull request (tool names spell it out), in every language
+  ['en, "PRs": a list', 'List the open PRs in acme/web', 'github_list_pull_requests'],
+  ['en, "PR": merge', 'Merge PR 77 in acme/api', 'github_merge_pull_request'],
+  ['zh, "PR": list', '列出 acme/web 的所有 PR', 'github_list_pull_requests'],
+  ['ja, "PR": list', 'acme/web の PR 一覧を見せて', 'github_list_pull_requests'],
+  ['ko, "PR": get', 'acme/web 의 PR 45 를 조회해 줘', 'github_get_pull_request'],
 ];
 
 const first = async (p: any, query: string) => (await (await step(p)).search(query)).results[0]?.name;

@@ -15,7 +15,7 @@
 //! `SEMANTIC_CJK=x` / `SEMANTIC_LATIN=x` with another CJK / Latin semantic weight, `SEMANTIC_SPREAD=x` with another
 //! `Fusion::semantic_spread`. `SCALE_GRID=1` adds a grid of CJK
 //! weights and crowding shares to `scale`'s multilingual-among-distractors rows (dev only).
-//! With `HYBRID_DUMP=1`, `quality` also prints each dev request's recall@5 and top 5 on
+//! With `HYBRID_DUMP=1` (`=test`: the test requests), `quality` also prints each dev request's recall@5 and top 5 on
 //! stderr (semantic only, enhanced, hybrid in turn), to diff two models request by request.
 //! `scale` compares enhanced and hybrid recall@5 in replicated MetaTool catalogs of up to
 //! 10,000 tools, and on the multilingual dev requests with the multilingual tools among
@@ -127,7 +127,7 @@ fn evaluate(set: &Set, catalog: &ToolCatalog) -> HashMap<String, Metrics> {
     for (q, relevant, group) in &set.queries {
         let names: Vec<String> = catalog.search(q, params).iter().map(|h| set.tools[h.handle as usize].0.clone()).collect();
         // HYBRID_DUMP=1: per-request recall@5 of the dev requests on stderr (to diff two models)
-        if group.starts_with("dev") && std::env::var_os("HYBRID_DUMP").is_some() {
+        if std::env::var("HYBRID_DUMP").is_ok_and(|split| group.starts_with(if split == "test" { "test" } else { "dev" })) {
             let hits = relevant.iter().filter(|r| names.iter().take(5).any(|n| n == *r)).count();
             eprintln!("{group}\t{:.2}\t{q}\t{}", hits as f64 / relevant.len() as f64, names.iter().take(5).cloned().collect::<Vec<_>>().join(","));
         }

@@ -3,8 +3,10 @@
 //!
 //!     cargo run -p mastra-native-core --release --example mcp -- [--model PATH] [--misses MODE [LANG]]
 //!
-//! The catalog is what `bench/quality.mjs mcp` gives the processor (id = name, description, no
-//! parameter text), so the rows match that benchmark's without a rebuild of the addon. Hybrid
+//! The catalog is what `bench/quality.mjs mcp` gives the processor (id = name, description, the
+//! parameter text of each tool's JSON Schema; `MCP_PARAMS=0`: none), so the rows match that
+//! benchmark's without a rebuild of the addon. `MCP_DUMP=MODE` prints MODE's dev requests with
+//! their recall@5 and top 5 on stderr. Hybrid
 //! uses PATH (default: the installed model package). `--misses MODE` prints the dev requests
 //! MODE (compatible, enhanced, hybrid) misses at rank 1 with what compatible ranked. Tune on dev only.
 
@@ -76,6 +78,25 @@ fn load() -> (Vec<(String, String)>, Vec<Query>) {
     (tools, queries)
 }
 
+/// Each tool's parameter text as the processor builds it from a plain JSON Schema
+/// (`name: description` per top-level property, one a line; js/tool-search/catalog.js).
+fn param_texts() -> Vec<String> {
+    jsonl("mcp/tools.jsonl")
+        .iter()
+        .map(|v| {
+            let Some(props) = v["inputSchema"]["properties"].as_object() else { return String::new() };
+            props
+                .iter()
+                .map(|(name, p)| match p["description"].as_str().filter(|d| !d.is_empty()) {
+                    Some(d) => format!("{name}: {d}"),
+                    None => name.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect()
+}
+
 fn catalog(tools: &[(String, String)], mode: SearchMode) -> ToolCatalog {
     let entries: Vec<ToolEntry> = tools
         .iter()
@@ -87,7 +108,8 @@ fn catalog(tools: &[(String, String)], mode: SearchMode) -> ToolCatalog {
             handle: i as u32,
         })
         .collect();
-    let params = vec![String::new(); entries.len()];
+    // with the schemas' parameter text, as the processor indexes it; MCP_PARAMS=0: without
+    let params = if std::env::var("MCP_PARAMS").is_ok_and(|v| v == "0") { vec![String::new(); entries.len()] } else { param_texts() };
     let params = if matches!(mode, SearchMode::Compatible) {
         Vec::new()
     } else {
@@ -310,6 +332,12 @@ fn main() {
                 .into_iter()
                 .map(|(n, _)| n)
                 .collect();
+            // MCP_DUMP=MODE: that mode's dev requests with their recall@5 and top 5 on stderr
+            // (to diff two rankings request by request)
+            if q.split == "dev" && std::env::var("MCP_DUMP").is_ok_and(|m| m == *name) {
+                let hits = q.relevant.iter().filter(|r| names.iter().take(5).any(|n| n == *r)).count();
+                eprintln!("{:.2}\t{}\t{}\t{}", hits as f64 / q.relevant.len() as f64, q.lang, q.text, names.iter().take(5).cloned().collect::<Vec<_>>().join(","));
+            }
             for lang in [q.lang.as_str(), "all"] {
                 table
                     .entry((q.split.clone(), lang.to_owned(), name))

@@ -138,10 +138,7 @@ impl ToolCatalog {
         // the lexical scores) decides between them on the semantic side too.
         let wanted = index.query_actions(query);
         if !wanted.is_empty() {
-            for (doc, score) in &mut fused {
-                *score = (*score * f64::from(index.action_factor(wanted, *doc))).min(1.0);
-            }
-            fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+            weigh_separated_siblings(index, wanted, &mut fused);
         }
         let hits = self.slotted_hits_from(fused, params);
         Fused { hits, lexical, embedded }
@@ -219,6 +216,39 @@ impl ToolCatalog {
     }
 }
 
+/// Scales the fused score of each tool in `fused` by its action factor when the action
+/// `wanted` separates it from its siblings there: two or more of its family are among the
+/// candidates and their factors differ. Where they all get the same factor (none performs
+/// the asked action, or all do) the action says nothing about which sibling is meant, and a
+/// factor would only move them against unrelated tools (what cost multilingual requests
+/// whose words read as an action none of their candidates performs).
+fn weigh_separated_siblings(index: &EnhancedIndex, wanted: crate::enhanced::action::Actions, fused: &mut [(u32, f64)]) {
+    // per family among the candidates: how many, and the least and largest factor
+    let mut families: HashMap<u32, (u32, f32, f32)> = HashMap::default();
+    for (doc, _) in fused.iter() {
+        if let Some(family) = index.sibling_family(*doc) {
+            let factor = index.action_factor(wanted, *doc);
+            let entry = families.entry(family).or_insert((0, factor, factor));
+            entry.0 += 1;
+            entry.1 = entry.1.min(factor);
+            entry.2 = entry.2.max(factor);
+        }
+    }
+    let separated = |doc: u32| {
+        index.sibling_family(doc).and_then(|f| families.get(&f)).is_some_and(|&(n, least, largest)| n >= 2 && least < largest)
+    };
+    let mut changed = false;
+    for (doc, score) in fused.iter_mut() {
+        if separated(*doc) {
+            *score = (*score * f64::from(index.action_factor(wanted, *doc))).min(1.0);
+            changed = true;
+        }
+    }
+    if changed {
+        fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
+}
+
 /// What [`ToolCatalog::fused_hits`] found: the hits with their slots, the lexical ranking, and
 /// the query's vector when the shipped model embedded it (preload's evidence reuses it).
 struct Fused {
@@ -235,4 +265,33 @@ pub struct Override<'a> {
     pub query_vector: &'a [f32],
     /// The fusion's knobs for it (weights and corrections, see [`crate::semantic::EmbedderFusion`]); None keeps the catalog's.
     pub weights: Option<crate::semantic::EmbedderFusion>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::weigh_separated_siblings;
+    use crate::enhanced::{EnhancedIndex, Field, FieldDoc};
+
+    fn index(names: &[&str]) -> EnhancedIndex {
+        let docs: Vec<FieldDoc> = names.iter().map(|n| FieldDoc::new(vec![(Field::Name, (*n).to_owned())])).collect();
+        EnhancedIndex::build(&docs)
+    }
+
+    #[test]
+    fn the_action_moves_only_siblings_it_separates() {
+        let index = index(&["github_list_issues", "github_get_issue", "calendar_create_event", "calendar_delete_event", "weather_forecast"]);
+        let wanted = index.query_actions("pull up issue 412");
+        // the calendar siblings are both penalised alike: the action does not tell them apart
+        let mut fused = vec![(2, 0.9), (4, 0.8), (3, 0.7), (0, 0.6), (1, 0.5)];
+        weigh_separated_siblings(&index, wanted, &mut fused);
+        assert_eq!(fused[..3], [(2, 0.9), (4, 0.8), (3, 0.7)]);
+        // the asked sibling (get) passes its list sibling
+        assert_eq!(fused[3].0, 1);
+        assert!((fused[3].1 - 0.6).abs() < 1e-6, "{fused:?}");
+        assert_eq!(fused[4], (0, 0.6));
+        // one member of a family among the candidates: nothing to separate
+        let mut lone = vec![(2, 0.9), (4, 0.8), (1, 0.5)];
+        weigh_separated_siblings(&index, wanted, &mut lone);
+        assert_eq!(lone, [(2, 0.9), (4, 0.8), (1, 0.5)]);
+    }
 }

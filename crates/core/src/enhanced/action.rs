@@ -498,24 +498,36 @@ fn name_object(name: &str) -> String {
 /// say what it is for, and a verb read off a lone tool (often from free text) would only add
 /// noise to its ranking.
 pub fn sibling_actions<'a>(tools: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Actions> {
+    sibling_families(tools).into_iter().map(|(actions, _)| actions).collect()
+}
+
+/// A tool's family in [`sibling_families`] when it has none.
+pub const NO_FAMILY: u32 = u32::MAX;
+
+/// [`sibling_actions`], each tool with its family: the same number for siblings (tools whose
+/// objects are equal, or linked one word apart, directly or through others), [`NO_FAMILY`]
+/// for a tool without siblings.
+pub fn sibling_families<'a>(tools: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(Actions, u32)> {
     let rows: Vec<(String, Actions)> = tools
         .map(|(name, desc)| (name_object(name), tool_actions(name, desc)))
         .collect();
-    // per object: the first actions seen, whether others were seen too, whether it has a sibling
-    let mut families: rustc_hash::FxHashMap<&str, (Actions, bool, bool)> = Default::default();
+    // per object: the first actions seen, whether others were seen too, whether it has a
+    // sibling, and its number (in order of first appearance)
+    let mut families: rustc_hash::FxHashMap<&str, (Actions, bool, bool, usize)> = Default::default();
     for (object, actions) in &rows {
         if actions.is_empty() || object.is_empty() {
             continue;
         }
+        let next = families.len();
         let family = families
             .entry(object.as_str())
-            .or_insert((*actions, false, false));
+            .or_insert((*actions, false, false, next));
         family.1 |= family.0 != *actions;
         family.2 |= family.1;
     }
     // objects one word apart: the shorter one's tools and the longer one's are siblings
     let mut linked: Vec<(String, String)> = Vec::new();
-    for (object, &(actions, mixed, _)) in &families {
+    for (object, &(actions, mixed, _, _)) in &families {
         let words: Vec<&str> = object.split(' ').collect();
         if words.len() < 2 {
             continue;
@@ -528,12 +540,21 @@ pub fn sibling_actions<'a>(tools: impl Iterator<Item = (&'a str, &'a str)>) -> V
                 .map(|(_, w)| *w)
                 .collect();
             let shorter = shorter.join(" ");
-            if let Some(&(other, other_mixed, _)) = families.get(shorter.as_str()) {
+            if let Some(&(other, other_mixed, _, _)) = families.get(shorter.as_str()) {
                 if other != actions || mixed || other_mixed {
                     linked.push((object.to_string(), shorter));
                 }
             }
         }
+    }
+    // linked objects form one family (union-find over the objects' numbers)
+    let mut parent: Vec<usize> = (0..families.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
     }
     for (a, b) in &linked {
         for key in [a, b] {
@@ -541,11 +562,14 @@ pub fn sibling_actions<'a>(tools: impl Iterator<Item = (&'a str, &'a str)>) -> V
                 family.2 = true;
             }
         }
+        let (ra, rb) = (root(&mut parent, families[a.as_str()].3), root(&mut parent, families[b.as_str()].3));
+        let (lo, hi) = (ra.min(rb), ra.max(rb));
+        parent[hi] = lo;
     }
     rows.iter()
         .map(|(object, actions)| match families.get(object.as_str()) {
-            Some(&(_, _, true)) => *actions,
-            _ => Actions::NONE,
+            Some(&(_, _, true, number)) => (*actions, root(&mut parent, number) as u32),
+            _ => (Actions::NONE, NO_FAMILY),
         })
         .collect()
 }

@@ -89,6 +89,30 @@ fn only_siblings_keep_their_actions() {
 }
 
 #[test]
+fn siblings_share_a_family_and_linked_objects_join_it() {
+    let tools = [
+        ("github_list_issues", ""),
+        ("github_get_issue", ""),
+        ("github_add_issue_comment", ""),
+        ("calendar_create_event", ""),
+        ("calendar_delete_event", ""),
+        ("search_flights", "Search flights"),
+    ];
+    let rows = sibling_families(tools.iter().copied());
+    let family = |i: usize| rows[i].1;
+    assert_eq!(family(0), family(1));
+    // one word more than its siblings' object: the same family
+    assert_eq!(family(2), family(0));
+    assert_eq!(family(3), family(4));
+    assert_ne!(family(3), family(0));
+    assert_ne!(family(0), NO_FAMILY);
+    assert_eq!(rows[5], (Actions::NONE, NO_FAMILY));
+    // the actions are sibling_actions'
+    let actions: Vec<Actions> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(actions, sibling_actions(tools.iter().copied()));
+}
+
+#[test]
 fn factor_rewards_the_asked_action_and_spares_related_ones() {
     assert_eq!(action_factor(Actions::DELETE, Actions::DELETE, 1.2, 0.7), 1.2);
     assert_eq!(action_factor(Actions::DELETE, Actions::LIST, 1.2, 0.7), 0.7);

@@ -54,6 +54,9 @@ fn splits_identifiers_and_keeps_the_whole() {
         analyze_to_vec("PDF_URLTool"),
         [word("pdf"), word("url"), word("tool"), Unit::Whole("pdfurltool".into())]
     );
+    // an acronym's plural is one word, not `P` + `Rs`
+    assert_eq!(terms("open PRs"), terms("open prs"));
+    assert_eq!(analyze_to_vec("listURLs"), [word("list"), word("urls"), Unit::Whole("listurls".into())]);
 }
 
 #[test]
@@ -215,10 +218,14 @@ fn ascii_parts_match_camel_parts() {
         "9",
         "iOS17Pro",
         "__a__",
+        "PRs",
+        "listURLs",
+        "URLsList",
+        "IDs_x",
     ]
     .map(String::from)
     .to_vec();
-    let alphabet = b"aZ09_.-bYQq";
+    let alphabet = b"aZ09_.-bYQqsS";
     let seed = 0x2545_F491_4F6C_DD1Du64;
     samples.extend(random_ascii(alphabet, seed, 20_000));
     for seg in &samples {

@@ -111,8 +111,10 @@ pub(super) fn camel_parts<'a>(piece: &'a str, mut emit: impl FnMut(&'a str)) {
     while let Some((i, cur)) = it.next() {
         if let Some(prev) = prev {
             let next = it.peek().map(|x| x.1);
+            // (an acronym's plural stays whole: `PRs`, `URLs`)
+            let plural_s = next == Some('s') && i + cur.len_utf8() + 1 == piece.len();
             let boundary = (prev.is_lowercase() && cur.is_uppercase())
-                || (prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(char::is_lowercase))
+                || (prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(char::is_lowercase) && !plural_s)
                 || (prev.is_alphabetic() && cur.is_numeric())
                 || (prev.is_numeric() && cur.is_alphabetic());
             if boundary {
@@ -179,7 +181,9 @@ pub(super) fn ascii_parts<'a>(seg: &'a str, mut emit: impl FnMut(&'a str)) {
         i += 1;
         while i < b.len() && b[i].is_ascii_alphanumeric() {
             let (prev, cur) = (b[i - 1], b[i]);
-            let next_lower = b.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+            // (an acronym's plural stays whole: `PRs`, `URLs`, not `P` + `Rs`)
+            let plural_s = b.get(i + 1) == Some(&b's') && !b.get(i + 2).is_some_and(u8::is_ascii_alphanumeric);
+            let next_lower = b.get(i + 1).is_some_and(u8::is_ascii_lowercase) && !plural_s;
             let boundary = (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
                 || (prev.is_ascii_uppercase() && cur.is_ascii_uppercase() && next_lower)
                 || (prev.is_ascii_alphabetic() && cur.is_ascii_digit())

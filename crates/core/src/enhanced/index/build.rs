@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
-use super::super::action::{sibling_actions, Actions};
+use super::super::action::{sibling_families, Actions};
 use super::super::analyzer::{stem, tokenize, Token};
 use super::super::fuzzy::FuzzyIndex;
 use super::postings::Postings;
@@ -109,11 +109,11 @@ fn field_text(doc: &FieldDoc, field: Field) -> &str {
     doc.fields.iter().find(|(f, _)| *f == field).map_or("", |(_, t)| t.as_str())
 }
 
-/// Per document, the actions its tool performs among siblings (see [`sibling_actions`]);
-/// empty when none does.
-fn document_actions(docs: &[FieldDoc]) -> Vec<Actions> {
-    let actions = sibling_actions(docs.iter().map(|doc| (field_text(doc, Field::Name), field_text(doc, Field::Description))));
-    if actions.iter().any(|a| !a.is_empty()) { actions } else { Vec::new() }
+/// Per document, the actions its tool performs among siblings and its sibling family (see
+/// [`sibling_families`]); both empty when no document has a sibling.
+fn document_actions(docs: &[FieldDoc]) -> (Vec<Actions>, Vec<u32>) {
+    let rows = sibling_families(docs.iter().map(|doc| (field_text(doc, Field::Name), field_text(doc, Field::Description))));
+    if rows.iter().any(|(a, _)| !a.is_empty()) { rows.into_iter().unzip() } else { (Vec::new(), Vec::new()) }
 }
 
 impl EnhancedIndex {
@@ -254,7 +254,7 @@ impl EnhancedIndex {
                 }
             }
         }
-        let actions = if tuning.actions_on() { document_actions(docs) } else { Vec::new() };
+        let (actions, families) = if tuning.actions_on() { document_actions(docs) } else { (Vec::new(), Vec::new()) };
         let max_val = (0..n_terms)
             .map(|t| post_val[offsets[t] as usize..offsets[t + 1] as usize].iter().fold(0f32, |m, &v| m.max(v)))
             .collect();
@@ -271,6 +271,7 @@ impl EnhancedIndex {
             fuzzy_terms: b.fuzzy_terms,
             stem_terms: b.stem_terms,
             actions,
+            families,
             lazy: OnceLock::new(),
         }
     }

@@ -24,6 +24,23 @@ impl QueryTerms {
     }
 }
 
+/// The words a common software abbreviation stands for (lowercased surface form; plurals
+/// too: `PRs`). Only abbreviations whose meaning does not depend on the catalog.
+fn abbreviation(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "pr" | "prs" => "pull request",
+        "mr" | "mrs" => "merge request",
+        "repo" | "repos" => "repository",
+        "db" | "dbs" => "database",
+        "env" | "envs" => "environment",
+        "dir" | "dirs" => "directory",
+        "msg" | "msgs" => "message",
+        "vm" | "vms" => "virtual machine",
+        "k8s" => "kubernetes",
+        _ => return None,
+    })
+}
+
 impl EnhancedIndex {
     /// Weighted term ids for a query.
     pub(super) fn query_terms(&self, query: &str) -> QueryTerms {
@@ -47,6 +64,17 @@ impl EnhancedIndex {
                 }
                 if tu.w_prefix > 0.0 {
                     self.add_prefix_relatives(&stem, &mut q);
+                }
+                // a software abbreviation also asks for the words it stands for (`PR`: a pull
+                // request), which tool names and descriptions usually spell out
+                // (as much as a word of the query, and toward coverage: a request of only
+                // `PRs` has no other word to match)
+                if let Some(words) = abbreviation(surface) {
+                    for word in words.split(' ') {
+                        if let Some(&id) = self.dict.get(&*super::super::analyzer::stem(word)) {
+                            q.add(id, tu.w_stem, true);
+                        }
+                    }
                 }
             }
             Token::Whole(t) => match self.dict.get(t) {

@@ -187,6 +187,8 @@ pub struct EnhancedIndex {
     /// per document: the actions its tool performs among siblings (empty when the tuning
     /// has no action factor or no document has a sibling)
     actions: Vec<Actions>,
+    /// per document: its sibling family (`action::NO_FAMILY` for none), beside `actions`
+    families: Vec<u32>,
     /// Lookup structures only some queries need, built by the first one that does: a
     /// catalog that is built and rarely searched never pays for them.
     lazy: OnceLock<Lazy>,
@@ -267,6 +269,12 @@ impl EnhancedIndex {
             Some(&performed) => super::action::action_factor(wanted, performed, self.tuning.action_bonus, self.tuning.action_penalty),
             None => 1.0,
         }
+    }
+
+    /// Document `doc`'s sibling family (see [`super::action::sibling_families`]), None when
+    /// it has no sibling or the index reads no actions.
+    pub fn sibling_family(&self, doc: u32) -> Option<u32> {
+        self.families.get(doc as usize).copied().filter(|&f| f != super::action::NO_FAMILY)
     }
 
     /// The largest action factor any document can get for a query asking for `wanted`.

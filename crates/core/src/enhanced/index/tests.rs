@@ -549,3 +549,23 @@ fn a_description_stuffed_with_common_words_does_not_outrank_the_tool_a_request_i
     // without the outlier pivot the stuffed description wins some of them
     assert!(stuffed_first_without > 0);
 }
+
+#[test]
+fn software_abbreviations_find_the_words_they_stand_for() {
+    let docs: Vec<FieldDoc> = [
+        ("list_pull_requests", "List the pull requests of a repository"),
+        ("list_issues", "List the issues of a project"),
+        ("create_database", "Create a database"),
+        ("create_table", "Create a table"),
+    ]
+    .iter()
+    .map(|(n, d)| FieldDoc::new(vec![(Field::Name, (*n).into()), (Field::Description, (*d).into())]))
+    .collect();
+    let idx = EnhancedIndex::build(&docs);
+    let top = |q: &str| idx.search(q).first().map(|&(d, _)| d);
+    assert_eq!(top("show my open PRs"), Some(0));
+    assert_eq!(top("acme/api 的 PR 列表"), Some(0));
+    assert_eq!(top("make a new db called billing"), Some(2));
+    // a word that only looks like one is left alone
+    assert_eq!(top("list the prose issues"), Some(1));
+}
