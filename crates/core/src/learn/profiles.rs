@@ -140,8 +140,11 @@ impl Profiles {
     fn apply(&mut self, id: u32, e: &Example, sign: f32, half_life_ms: f64) {
         let p = &mut self.list[id as usize];
         let w = contribution(e, p.epoch, half_life_ms) as f32 * sign;
+        // (each request's terms as a unit vector: a long request weighs no more than a short one)
+        let tf_of = |c: u16| 1.0 + (c as f32).ln();
+        let tf_norm = e.features.counts.iter().map(|&c| tf_of(c) * tf_of(c)).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
         for (i, &t) in e.features.terms.iter().enumerate() {
-            let tf = 1.0 + (e.features.counts[i] as f32).ln();
+            let tf = tf_of(e.features.counts[i]) / tf_norm;
             let entry = p.terms.entry(t).or_insert((0.0, 0));
             entry.0 += w * tf;
             if sign > 0.0 {
