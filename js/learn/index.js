@@ -247,6 +247,9 @@ class ToolLearning {
     const learned = new Set();
     // (a learned tool the search missed joins the ranking)
     const rowOf = (name) => {
+      // (learned names are canonical: a row already there needs no resolve)
+      const known = rows.find((r) => r.result.name === name);
+      if (known) return known;
       const found = this.#resolve(catalog, name, preferId);
       if (!found) return undefined;
       let row = rows.find((r) => r.result.name === found.name);

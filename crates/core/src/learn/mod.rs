@@ -25,6 +25,8 @@ use partition::{example_key, Partition, Scratch};
 
 /// The partition of `learn.seed` examples (serve everyone, never decay, never evicted).
 pub const SEED_PARTITION: &str = "\u{0}seed";
+/// Tool profiles a lookup returns (preload weighs the best few; each costs a resolve in JS).
+const PROFILE_MATCHES: usize = 3;
 /// Bytes an example costs beyond its features (slot, strings' share, maps), roughly.
 const EXAMPLE_OVERHEAD_BYTES: usize = 96;
 
@@ -228,7 +230,7 @@ impl LearnedIndex {
     }
 
     /// The tools whose learned profile (over `partitions`) matches `query` asked by `asker`,
-    /// with similarity at least `min_similarity`, best first, at most `neighbours` (a tool
+    /// with similarity at least `min_similarity`, best first, at most PROFILE_MATCHES (a tool
     /// in several partitions keeps its best match). Scope 'global': a profile another resource
     /// contributed to counts only with `min_resources` distinct contributors or a seed; else
     /// only the asker's own contributions are matched.
@@ -250,7 +252,7 @@ impl LearnedIndex {
             }
         }
         found.sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then_with(|| a.tool.cmp(&b.tool)));
-        found.truncate(config.neighbours);
+        found.truncate(PROFILE_MATCHES);
         found
     }
 

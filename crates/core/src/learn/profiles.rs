@@ -19,12 +19,13 @@ use super::terms::dot_i8;
 
 /// Pseudo-count of profiles lacking every term (as `Partition::idf` for examples).
 const IDF_PSEUDO: usize = 10;
-/// Of a term in very many profiles only this many (the most recently joined) are walked.
-const MAX_WALKED_PROFILES: usize = 1024;
+/// A term in more profiles than this (a word most tools' requests use) finds no candidates: it
+/// only adds to the profiles the rarer terms found (the cost bound at 10,000 tools).
+const MAX_WALKED_PROFILES: usize = 128;
 /// Partitions with up to this many profiles compare every profile's vector; larger ones only
 /// their best lexical candidates (the cost bound at 10,000 tools).
 const VECTOR_SCAN_MAX: usize = 2048;
-const VECTOR_RESCORED: usize = 64;
+const VECTOR_RESCORED: usize = 32;
 /// A profile whose contributions' exponent passes this is rebuilt with a later epoch (f32 range).
 const MAX_EXPONENT: f64 = 40.0;
 
@@ -338,10 +339,19 @@ impl Profiles {
             }
         }
         let qnorm = qnorm.sqrt();
+        // rarest first: the common terms then only add to the candidates found
+        weighted.sort_unstable_by_key(|&(_, t)| (self.postings[&t].len(), t));
         for &(qw, t) in &weighted {
             let list = &self.postings[&t];
             let qw = qw * self.idf(t);
-            for &id in &list[list.len().saturating_sub(MAX_WALKED_PROFILES)..] {
+            if list.len() > MAX_WALKED_PROFILES {
+                for &id in &touched {
+                    let w = self.list[id as usize].terms.get(&t).map_or(0.0, |x| x.0);
+                    self.acc[id as usize] += qw * w;
+                }
+                continue;
+            }
+            for &id in list {
                 let w = self.list[id as usize].terms.get(&t).map_or(0.0, |x| x.0);
                 if !self.seen[id as usize] {
                     self.seen[id as usize] = true;
@@ -352,6 +362,7 @@ impl Profiles {
         }
         let qvec = query.vector.as_ref().filter(|_| blend.vector_weight > 0.0);
         let qvnorm = qvec.map_or(0.0, |v| (dot_i8(v, v) as f32).sqrt());
+        let qf: Vec<f32> = qvec.map_or_else(Vec::new, |v| v.iter().map(|&x| x as f32).collect());
         if qvec.is_some() && qvnorm > 0.0 {
             if self.live <= VECTOR_SCAN_MAX {
                 for (id, p) in self.list.iter().enumerate() {
@@ -374,8 +385,8 @@ impl Profiles {
         let similarity_of = |dot: f32, norm: f32, vector: &[f32], vnorm: f32| -> f32 {
             let lexical = if qnorm > 0.0 && norm > 0.0 { (dot / (qnorm * norm)).min(1.0) } else { 0.0 };
             match qvec {
-                Some(q) if qvnorm > 0.0 && vnorm > 0.0 && vector.len() == q.len() => {
-                    let d: f32 = vector.iter().zip(q.iter()).map(|(&a, &b)| a * b as f32).sum();
+                Some(_) if qvnorm > 0.0 && vnorm > 0.0 && vector.len() == qf.len() => {
+                    let d: f32 = vector.iter().zip(&qf).map(|(&a, &b)| a * b).sum();
                     let cos = d / (qvnorm * vnorm);
                     let v = ((cos - blend.vector_floor) / (1.0 - blend.vector_floor)).clamp(0.0, 1.0);
                     (1.0 - blend.vector_weight) * lexical + blend.vector_weight * v
