@@ -383,6 +383,12 @@ export interface NativeVotes {
   similarities: Array<number>
   /** Distinct resources that voted for each tool. */
   resources: Array<number>
+  /**
+   * The tools whose learned profile (all their past requests together) matches, best first,
+   * with the profile's similarity (at least minSimilarity).
+   */
+  profileTools: Array<string>
+  profileSimilarities: Array<number>
 }
 
 /** The workspace search engine's default tokenizer (exposed for tests and diagnostics). */

@@ -37,6 +37,10 @@ pub struct NativeVotes {
     pub similarities: Vec<f64>,
     /// Distinct resources that voted for each tool.
     pub resources: Vec<u32>,
+    /// The tools whose learned profile (all their past requests together) matches, best first,
+    /// with the profile's similarity (at least minSimilarity).
+    pub profile_tools: Vec<String>,
+    pub profile_similarities: Vec<f64>,
 }
 
 #[napi(object)]
@@ -125,7 +129,10 @@ impl NativeLearnedIndex {
         let f = self.features(&text);
         let keys: Vec<&str> = partitions.iter().map(String::as_str).collect();
         let votes = if f.is_empty() { Vec::new() } else { self.index.votes(&keys, resource.as_deref(), &f, now) };
+        let profiles = if f.is_empty() { Vec::new() } else { self.index.profile_matches(&keys, resource.as_deref(), &f) };
         NativeVotes {
+            profile_similarities: profiles.iter().map(|p| p.similarity as f64).collect(),
+            profile_tools: profiles.into_iter().map(|p| p.tool.to_string()).collect(),
             confidences: votes.iter().map(|v| v.confidence).collect(),
             similarities: votes.iter().map(|v| v.similarity).collect(),
             resources: votes.iter().map(|v| v.resources).collect(),

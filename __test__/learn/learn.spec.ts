@@ -249,4 +249,22 @@ describe('ToolSearchProcessor learn: fused preload and the shared-store records'
     expect(log[0].tools.filter((t: string) => !['search_tools', 'load_tool', 'echo'].includes(t))).toEqual(['book_table']);
     processor.dispose();
   });
+
+  it("past requests that each share a few words with a request vouch for their tool, whose description shares none", async () => {
+    const plainEvents: any[] = [];
+    const events: any[] = [];
+    const plain = processorWith(true, plainEvents);
+    const processor = processorWith(true, events);
+    for (const past of ['do I need an umbrella in Oslo', 'umbrella or not for the picnic', 'picnic in the park on saturday in Oslo']) await turn(processor, past, solve('get_weather'), 'u1');
+    const ask = 'an umbrella for the picnic in Oslo?';
+    const script: ScriptStep[] = [{ tool: 'get_weather', input: {} }, { text: 'done' }];
+    expect((await turn(plain, ask, [{ text: 'ok' }], 'u1')).log[0].tools).not.toContain('get_weather');
+    const { log } = await turn(processor, ask, script, 'u1');
+    expect(log[0].tools).toContain('get_weather');
+    expect(events.at(-1).tools.map((t: any) => t.name)).toEqual(['get_weather']);
+    // (another resource's request gets nothing from u1's profile in scope 'resource')
+    expect((await turn(processor, ask, [{ text: 'ok' }], 'u2')).log[0].tools).not.toContain('get_weather');
+    plain.dispose();
+    processor.dispose();
+  });
 });

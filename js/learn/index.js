@@ -20,12 +20,16 @@ const SEED_PARTITION = '\u0000seed';
 const SEEN_CALLS = 50_000;
 /**
  * Preload's fused confidence, when a request has learned evidence: a logistic model over
- * [zero-shot confidence, learned confidence, is the zero-shot best, is the learned best, best
- * voter's similarity], bias last. Fitted on the dev halves (MetaTool's even lines, half past
- * traffic and half counted, 500 and 2,000 past tasks; the multilingual set's dev split), every
- * candidate of the zero-shot top 5 and the learned tools labelled by relevance (docs/learning.md).
+ * [zero-shot confidence, learned (neighbours') confidence, is the zero-shot best, is the learned
+ * best, best voter's similarity, the tool's profile similarity, is the profile best, the best
+ * profile's margin over the second], bias last. Fitted on the dev halves (MetaTool's even lines,
+ * half past traffic and half counted, 2,000 past tasks; the multilingual set's dev split), every
+ * candidate of the zero-shot top 5, the neighbours' and the profiles' tools labelled by relevance
+ * (docs/learning.md).
  */
-const FUSED_WEIGHTS = Object.freeze([3.782, 1.656, 0.975, 0.637, 1.089, -3.201]);
+const FUSED_WEIGHTS = Object.freeze([2.078, 1.059, 0.95, -0.269, 1.105, 1.227, 2.076, 1.168, -3.77]);
+/** The neighbours-only fusion it replaced (dev comparisons only: `tuning.profiles = false`). */
+const NEIGHBOURS_ONLY_WEIGHTS = Object.freeze([3.782, 1.656, 0.975, 0.637, 1.089, 0, 0, 0, -3.201]);
 /**
  * Fused confidence at which preload offers that tool alone: the hits beside it are dropped
  * (they cost precision, and a weak model wrong calls). Chosen on the same dev halves.
@@ -39,7 +43,7 @@ const SOLE_CONFIDENCE = 0.7;
 const UNANIMOUS_CONFIDENCE = 0.6;
 const UNANIMOUS_SIMILARITY = 0.4;
 /** Chosen values (exported for bench tuning scripts on the dev halves only). */
-const tuning = { soleConfidence: SOLE_CONFIDENCE, vectorWeight: undefined, vectorFloor: undefined, neighbours: undefined, prior: undefined, trace: undefined };
+const tuning = { soleConfidence: SOLE_CONFIDENCE, profiles: true, vectorWeight: undefined, vectorFloor: undefined, neighbours: undefined, prior: undefined, trace: undefined };
 
 /**
  * The request's resource (user): `mastra__resourceId`, else the memory's resource, else
@@ -60,9 +64,9 @@ function isValidationFailure(result) {
 }
 
 /** FUSED_WEIGHTS applied to one candidate of preload's ranking. */
-function fusedConfidence({ zeroShot, votes, top, topVote, similarity }) {
-  const w = FUSED_WEIGHTS;
-  const z = w[0] * zeroShot + w[1] * votes + w[2] * (top ? 1 : 0) + w[3] * (topVote ? 1 : 0) + w[4] * similarity + w[5];
+function fusedConfidence({ zeroShot, votes, top, topVote, similarity, profile, topProfile, margin }) {
+  const w = tuning.profiles ? FUSED_WEIGHTS : NEIGHBOURS_ONLY_WEIGHTS;
+  const z = w[0] * zeroShot + w[1] * votes + w[2] * (top ? 1 : 0) + w[3] * (topVote ? 1 : 0) + w[4] * similarity + w[5] * profile + w[6] * (topProfile ? 1 : 0) + w[7] * margin + w[8];
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -219,7 +223,11 @@ class ToolLearning {
     return out;
   }
 
-  /** The native votes for `query` (one crossing): `{ tools, confidences, similarities, resources }`, best first. */
+  /**
+   * The native evidence for `query` (one crossing), best first: the neighbours' votes `{ tools,
+   * confidences, similarities, resources }` and the matching tool profiles `{ profileTools,
+   * profileSimilarities }`.
+   */
   #evidence(query, requestContext) {
     const resource = resourceIdOf(requestContext);
     const partitions = [SEED_PARTITION];
@@ -242,32 +250,53 @@ class ToolLearning {
   }
 
   /**
-   * Preload's ranking fused with learned evidence. Without any (no past request similar
-   * enough) the ranking is returned unchanged. Otherwise every candidate (the zero-shot hits
-   * and the tools past requests voted for, joining the ranking if the search missed them)
-   * takes the fused confidence (FUSED_WEIGHTS) in place of its zero-shot one, so learned
-   * agreement raises a hit, a neighbourhood that voted for other tools lowers it, and a tool
-   * whose fused confidence reaches SOLE_CONFIDENCE is offered alone. Tools learning vouches
-   * for (learned confidence at least `minConfidence`) are marked `learned`.
+   * Preload's ranking fused with learned evidence. Without any (no past request nor tool
+   * profile similar enough) the ranking is returned unchanged. Otherwise every candidate (the
+   * zero-shot hits, the tools past requests voted for and the tools whose profile matched,
+   * joining the ranking if the search missed them) takes the fused confidence (FUSED_WEIGHTS)
+   * in place of its zero-shot one, so learned agreement raises a hit, evidence for other tools
+   * lowers it, and a tool whose fused confidence reaches SOLE_CONFIDENCE is offered alone; when
+   * no candidate reaches `minConfidence` the zero-shot ranking stands. Tools learning vouches
+   * for (neighbours' confidence at least `minConfidence`) are marked `learned`.
    */
   preloadRanking(ranking, catalog, requestContext, query, preferId) {
     const evidence = this.#evidence(query, requestContext);
     if (tuning.trace) tuning.trace({ query, ranking, evidence });
-    if (evidence.tools.length === 0) return { ...ranking, learned: new Set() };
-    const rows = ranking.results.map((result, i) => ({ result, tool: ranking.tools[i], zeroShot: ranking.confidences[i], top: i === 0, votes: 0, similarity: 0, topVote: false }));
+    const profileTools = tuning.profiles ? evidence.profileTools : [];
+    if (evidence.tools.length === 0 && profileTools.length === 0) return { ...ranking, learned: new Set() };
+    const blank = { votes: 0, similarity: 0, topVote: false, profile: 0, topProfile: false, margin: 0 };
+    const rows = ranking.results.map((result, i) => ({ ...blank, result, tool: ranking.tools[i], zeroShot: ranking.confidences[i], top: i === 0 }));
     const learned = new Set();
-    for (let i = 0; i < evidence.tools.length; i++) {
-      const found = this.#resolve(catalog, evidence.tools[i], preferId);
-      if (!found) continue;
+    // (a learned tool the search missed joins the ranking)
+    const rowOf = (name) => {
+      // (learned names are canonical: a row already there needs no resolve)
+      const known = rows.find((r) => r.result.name === name);
+      if (known) return known;
+      const found = this.#resolve(catalog, name, preferId);
+      if (!found) return undefined;
       let row = rows.find((r) => r.result.name === found.name);
       if (!row) {
-        row = { result: { name: found.name, description: shortDescription(catalog.descriptionAt(found.handle)), score: 0 }, tool: found.tool, zeroShot: 0, top: false, votes: 0, similarity: 0, topVote: false };
+        row = { ...blank, result: { name: found.name, description: shortDescription(catalog.descriptionAt(found.handle)), score: 0 }, tool: found.tool, zeroShot: 0, top: false };
         rows.push(row);
       }
+      return row;
+    };
+    for (let i = 0; i < evidence.tools.length; i++) {
+      const row = rowOf(evidence.tools[i]);
+      if (!row) continue;
       row.votes = Math.max(row.votes, evidence.confidences[i]);
       row.similarity = Math.max(row.similarity, evidence.similarities[i]);
       row.topVote ||= i === 0;
-      if (evidence.confidences[i] >= this.#config.minConfidence) learned.add(found.name);
+      if (evidence.confidences[i] >= this.#config.minConfidence) learned.add(row.result.name);
+    }
+    for (let i = 0; i < profileTools.length; i++) {
+      const row = rowOf(profileTools[i]);
+      if (!row) continue;
+      row.profile = Math.max(row.profile, evidence.profileSimilarities[i]);
+      if (i === 0) {
+        row.topProfile = true;
+        row.margin = evidence.profileSimilarities[0] - (evidence.profileSimilarities[1] ?? 0);
+      }
     }
     for (const row of rows) row.confidence = fusedConfidence(row);
     const unanimous = evidence.tools.length === 1 && evidence.confidences[0] >= UNANIMOUS_CONFIDENCE && evidence.similarities[0] >= UNANIMOUS_SIMILARITY;
@@ -276,6 +305,9 @@ class ToolLearning {
       if (row) return { results: [row.result], tools: [row.tool], confidences: [Math.max(row.confidence, row.votes)], learned };
     }
     rows.sort((a, b) => b.confidence - a.confidence);
+    // (evidence that vouches for nothing leaves the zero-shot preload as it was: on the dev
+    // halves, dropping those hits lost more right tools than wrong ones, most in Korean)
+    if (tuning.profiles && (rows.length === 0 || rows[0].confidence < this.#config.minConfidence)) return { ...ranking, learned: new Set() };
     const chosen = rows.length > 0 && rows[0].confidence >= tuning.soleConfidence ? rows.slice(0, 1) : rows;
     return { results: chosen.map((r) => r.result), tools: chosen.map((r) => r.tool), confidences: chosen.map((r) => r.confidence), learned };
   }

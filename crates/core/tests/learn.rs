@@ -184,3 +184,99 @@ fn a_very_common_term_does_not_walk_every_example() {
     assert!(per < 5.0, "{per} ms per request");
     assert_eq!(ix.votes(&["g"], Some("u1"), &f("please help w17 x17"), 0.0)[0].tool, "tool17");
 }
+
+fn assert_profile_is_a_rebuild(ix: &LearnedIndex, partition: &str, tool: &str) {
+    let (kept, rebuilt, kept_resources, rebuilt_resources) = ix.profile_check(partition, tool).expect("a profile");
+    assert_eq!(kept_resources, rebuilt_resources, "{tool}: contributing resources");
+    assert_eq!(kept.len(), rebuilt.len(), "{tool}: terms");
+    for ((t1, w1), (t2, w2)) in kept.iter().zip(&rebuilt) {
+        assert_eq!(t1, t2);
+        assert!((w1 - w2).abs() < 1e-4, "{tool}: term {t1} weighs {w1} kept, {w2} rebuilt");
+    }
+}
+
+#[test]
+fn profiles_stay_equal_to_a_rebuild_through_add_merge_evict_and_forget() {
+    let mut config = LearnConfig::default();
+    config.max_examples = 40;
+    let mut ix = LearnedIndex::new(config);
+    let words = ["dinner", "table", "weather", "rain", "invoice", "finance", "report", "flight", "hotel", "taxi", "paris", "oslo"];
+    let tools = ["book_table", "get_weather", "send_report", "book_trip"];
+    let mut seed = 7u64;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for step in 0..300 {
+        let text = format!("{} {}", words[next(5)], words[next(12)]);
+        let tool = tools[next(4)];
+        let resource = format!("u{}", next(5));
+        // (repeats of a few texts merge: uses + 1 and a later time)
+        ix.add("g", &resource, tool, f(&text), step as f64 * DAY, false);
+        if step % 97 == 96 {
+            ix.forget_resource("u3");
+        }
+    }
+    assert!(ix.stats().examples <= 40);
+    for tool in tools {
+        if ix.profile_check("g", tool).is_some() {
+            assert_profile_is_a_rebuild(&ix, "g", tool);
+        }
+    }
+    ix.forget_resource("u1");
+    for tool in tools {
+        if ix.profile_check("g", tool).is_some() {
+            assert_profile_is_a_rebuild(&ix, "g", tool);
+        }
+    }
+    ix.clear();
+    assert!(tools.iter().all(|t| ix.profile_check("g", t).is_none()), "forgotten examples leave no profile");
+}
+
+#[test]
+fn a_tools_past_requests_together_match_and_unrelated_requests_do_not() {
+    let mut ix = index(false);
+    ix.add("r:a", "a", "book_table", f("dinner for four at Luigi"), 0.0, false);
+    ix.add("r:a", "a", "book_table", f("reserve a table tonight"), 0.0, false);
+    ix.add("r:a", "a", "get_weather", f("is it raining in Oslo tomorrow"), 0.0, false);
+    // shares one word with each past request of book_table, none with get_weather's
+    let hits = ix.profile_matches(&["r:a"], Some("a"), &f("a table for dinner"));
+    assert_eq!(hits[0].tool.as_ref(), "book_table", "{hits:?}");
+    assert!(hits.iter().all(|h| h.tool.as_ref() != "get_weather"));
+    assert!(ix.profile_matches(&["r:a"], Some("a"), &f("convert 20 euros to yen")).is_empty());
+    assert!(ix.profile_matches(&["r:b"], Some("b"), &f("a table for dinner")).is_empty());
+}
+
+#[test]
+fn profiles_in_global_scope_need_distinct_resources_unless_own_or_seeded() {
+    let mut config = LearnConfig::default();
+    config.rules.global = true;
+    config.rules.min_resources = 3;
+    let mut ix = LearnedIndex::new(config);
+    let q = f("send the quarterly report to finance please");
+    ix.add("g", "mallory", "evil_tool", f("send the quarterly report to finance"), 0.0, false);
+    ix.add("g", "alice", "evil_tool", f("weather in oslo"), 0.0, false);
+    ix.add("g", "alice", "good_tool", f("quarterly numbers"), 0.0, false);
+    let hits = ix.profile_matches(&["g"], Some("bob"), &q);
+    assert!(hits.iter().all(|h| h.tool.as_ref() != "evil_tool"), "two resources of three: {hits:?}");
+    // mallory's own contributions count for mallory; alice's own part of the profile does not match
+    assert_eq!(ix.profile_matches(&["g"], Some("mallory"), &q)[0].tool.as_ref(), "evil_tool");
+    assert!(ix.profile_matches(&["g"], Some("alice"), &q).iter().all(|h| h.tool.as_ref() != "evil_tool"));
+    ix.add("g", "carol", "evil_tool", f("quarterly report for finance"), 0.0, false);
+    let hits = ix.profile_matches(&["g"], Some("bob"), &q);
+    assert_eq!((hits[0].tool.as_ref(), hits[0].resources), ("evil_tool", 3));
+    // a seed is trusted alone
+    ix.add(SEED_PARTITION, SEED_PARTITION, "seeded_tool", f("book flight to paris"), 0.0, true);
+    assert_eq!(ix.profile_matches(&["g", SEED_PARTITION], Some("bob"), &f("flight to paris"))[0].tool.as_ref(), "seeded_tool");
+}
+
+#[test]
+fn a_profile_weighs_recent_requests_over_old_ones() {
+    let mut ix = index(false);
+    ix.add("r:a", "a", "tool", f("alpha beta"), 0.0, false);
+    ix.add("r:a", "a", "tool", f("gamma delta"), 300.0 * DAY, false);
+    let recent = ix.profile_matches(&["r:a"], Some("a"), &f("gamma delta"))[0].similarity;
+    let old = ix.profile_matches(&["r:a"], Some("a"), &f("alpha beta"));
+    assert!(old.is_empty() || old[0].similarity < recent / 2.0, "ten half-lives apart: {old:?} vs {recent}");
+    assert_profile_is_a_rebuild(&ix, "r:a", "tool");
+}

@@ -8,6 +8,7 @@
 //! partitions, the bounds and eviction, deletion and stats.
 
 pub mod partition;
+pub mod profiles;
 pub mod terms;
 pub mod votes;
 
@@ -16,6 +17,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 pub use partition::{Blend, Example, Hit, VECTOR_SCAN_MAX};
+pub use profiles::{unit_terms, Profile, ProfileHit, Trust};
 pub use terms::{decode_payload, encode_payload, features_of, quantize, Features};
 pub use votes::{count_votes, decay, Ballot, Vote, VoteRules};
 
@@ -23,6 +25,8 @@ use partition::{example_key, Partition, Scratch};
 
 /// The partition of `learn.seed` examples (serve everyone, never decay, never evicted).
 pub const SEED_PARTITION: &str = "\u{0}seed";
+/// Tool profiles a lookup returns (preload weighs the best few; each costs a resolve in JS).
+const PROFILE_MATCHES: usize = 3;
 /// Bytes an example costs beyond its features (slot, strings' share, maps), roughly.
 const EXAMPLE_OVERHEAD_BYTES: usize = 96;
 
@@ -49,6 +53,9 @@ impl Default for LearnConfig {
         }
     }
 }
+
+/// A profile's unit term weights kept and rebuilt, and its contributing resources kept and rebuilt.
+pub type ProfileCheck = (Vec<(u32, f32)>, Vec<(u32, f32)>, usize, usize);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LearnStats {
@@ -114,9 +121,7 @@ impl LearnedIndex {
         let key = example_key(resource, tool, &features);
         if let Some(p) = self.partitions.get_mut(partition) {
             if let Some(slot) = p.find(key, resource, tool, &features) {
-                let e = p.get_mut(slot);
-                e.uses = e.uses.saturating_add(1);
-                e.time = e.time.max(time);
+                p.merge(slot, time, self.config.rules.half_life_ms);
                 return true;
             }
         }
@@ -132,7 +137,8 @@ impl LearnedIndex {
             vector_norm: 0.0,
             bytes,
         };
-        self.partitions.entry(partition.into()).or_default().insert(key, example);
+        let half_life_ms = self.config.rules.half_life_ms;
+        self.partitions.entry(partition.into()).or_default().insert(key, example, half_life_ms);
         if seed {
             self.seeds += 1;
             return true;
@@ -180,7 +186,7 @@ impl LearnedIndex {
 
     fn remove_from(&mut self, key: &str, slots: &[u32]) -> usize {
         let Some(p) = self.partitions.get_mut(key) else { return 0 };
-        let removed = p.remove_many(slots);
+        let removed = p.remove_many(slots, self.config.rules.half_life_ms);
         if p.live == 0 {
             self.partitions.remove(key);
         }
@@ -221,6 +227,47 @@ impl LearnedIndex {
     pub fn votes(&mut self, partitions: &[&str], asker: Option<&str>, query: &Features, now: f64) -> Vec<Vote> {
         let ballots = self.neighbours(partitions, query);
         count_votes(&ballots, asker, now, &self.config.rules)
+    }
+
+    /// The tools whose learned profile (over `partitions`) matches `query` asked by `asker`,
+    /// with similarity at least `min_similarity`, best first, at most PROFILE_MATCHES (a tool
+    /// in several partitions keeps its best match). Scope 'global': a profile another resource
+    /// contributed to counts only with `min_resources` distinct contributors or a seed; else
+    /// only the asker's own contributions are matched.
+    pub fn profile_matches(&mut self, partitions: &[&str], asker: Option<&str>, query: &Features) -> Vec<ProfileHit> {
+        let config = self.config;
+        let trust = Trust { global: config.rules.global, min_resources: config.rules.min_resources, asker };
+        let mut found: Vec<ProfileHit> = Vec::new();
+        for key in partitions {
+            if let Some(p) = self.partitions.get_mut(*key) {
+                let seeded = *key == SEED_PARTITION;
+                let (profiles, slots) = p.profiles_and_slots();
+                for hit in profiles.matches(query, config.min_similarity, config.blend, trust, seeded, slots, config.rules.half_life_ms) {
+                    match found.iter_mut().find(|h| h.tool == hit.tool) {
+                        Some(h) if h.similarity >= hit.similarity => {}
+                        Some(h) => *h = hit,
+                        None => found.push(hit),
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then_with(|| a.tool.cmp(&b.tool)));
+        found.truncate(PROFILE_MATCHES);
+        found
+    }
+
+    /// The profile of `tool` in `partition` and the same profile rebuilt from its examples, as
+    /// unit term weights (tests: incremental upkeep equals a rebuild).
+    pub fn profile_check(&self, partition: &str, tool: &str) -> Option<ProfileCheck> {
+        let p = self.partitions.get(partition)?;
+        let kept = p.profiles.get(tool)?;
+        let mut fresh = partition::Partition::default();
+        for (_, e) in p.live_slots().filter(|(_, e)| &*e.tool == tool) {
+            let e = e.clone();
+            fresh.insert(example_key(&e.resource, &e.tool, &e.features), e, self.config.rules.half_life_ms);
+        }
+        let rebuilt = fresh.profiles.get(tool)?;
+        Some((unit_terms(kept), unit_terms(rebuilt), kept.resources.len(), rebuilt.resources.len()))
     }
 
     /// Forgets every learned example `resource` taught (every partition; seeds stay).

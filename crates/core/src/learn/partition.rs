@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::profiles::Profiles;
 use super::terms::{dot_i8, Features};
 
 /// Of a posting list longer than this (a term in very many past requests) only its most recent
@@ -61,6 +62,8 @@ pub struct Partition {
     pub live: usize,
     /// `live` when the norms were last computed (idf moves as the partition grows)
     norms_at: usize,
+    /// The per-tool profiles of the examples (kept in step with them).
+    pub profiles: Profiles,
 }
 
 pub fn example_key(resource: &str, tool: &str, f: &Features) -> u64 {
@@ -98,7 +101,8 @@ impl Partition {
         (&*e.resource == resource && &*e.tool == tool && e.features.terms == f.terms && e.features.counts == f.counts).then_some(slot)
     }
 
-    pub fn insert(&mut self, key: u64, mut example: Example) -> u32 {
+    /// Stores `example` (its profile follows; `half_life_ms` weighs its contribution).
+    pub fn insert(&mut self, key: u64, mut example: Example, half_life_ms: f64) -> u32 {
         let slot = match self.free.pop() {
             Some(s) => s,
             None => {
@@ -119,7 +123,17 @@ impl Partition {
         if self.live * 4 > self.norms_at * 5 || self.live * 5 < self.norms_at * 4 {
             self.refresh_norms();
         }
+        self.profiles.add(slot, &self.slots, half_life_ms);
         slot
+    }
+
+    /// A repeat of the example in `slot`: uses + 1, time = the later one (its profile follows).
+    pub fn merge(&mut self, slot: u32, time: f64, half_life_ms: f64) {
+        let old = self.get(slot).clone();
+        let e = self.get_mut(slot);
+        e.uses = e.uses.saturating_add(1);
+        e.time = e.time.max(time);
+        self.profiles.replace(slot, &old, &self.slots, half_life_ms);
     }
 
     fn refresh_norms(&mut self) {
@@ -133,19 +147,21 @@ impl Partition {
     }
 
     /// Removes the slots (already known to be live); the postings are rebuilt once.
-    pub fn remove_many(&mut self, slots: &[u32]) -> Vec<Example> {
-        let mut out = Vec::with_capacity(slots.len());
+    pub fn remove_many(&mut self, slots: &[u32], half_life_ms: f64) -> Vec<Example> {
+        let mut taken = Vec::with_capacity(slots.len());
         for &slot in slots {
             if let Some(e) = self.slots[slot as usize].take() {
                 self.by_key.remove(&example_key(&e.resource, &e.tool, &e.features));
                 self.free.push(slot);
                 self.live -= 1;
-                out.push(e);
+                taken.push((slot, e));
             }
         }
-        if out.is_empty() {
-            return out;
+        if taken.is_empty() {
+            return Vec::new();
         }
+        self.profiles.remove(&taken, &self.slots, half_life_ms);
+        let out: Vec<Example> = taken.into_iter().map(|(_, e)| e).collect();
         let slots = &self.slots;
         if out.len() * 8 < self.live {
             // few: fix only their terms' lists
@@ -166,6 +182,10 @@ impl Partition {
             });
         }
         out
+    }
+
+    pub fn profiles_and_slots(&mut self) -> (&mut Profiles, &[Option<Example>]) {
+        (&mut self.profiles, &self.slots)
     }
 
     pub fn get(&self, slot: u32) -> &Example {
