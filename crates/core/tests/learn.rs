@@ -280,3 +280,24 @@ fn a_profile_weighs_recent_requests_over_old_ones() {
     assert!(old.is_empty() || old[0].similarity < recent / 2.0, "ten half-lives apart: {old:?} vs {recent}");
     assert_profile_is_a_rebuild(&ix, "r:a", "tool");
 }
+
+#[test]
+fn profiles_count_against_the_byte_bound() {
+    // one tool per example: every example brings a profile of its own
+    let mut config = LearnConfig::default();
+    config.max_bytes = 16_384;
+    let mut ix = LearnedIndex::new(config);
+    for i in 0..400 {
+        ix.add("g", "a", &format!("tool{i}"), f(&format!("request {i} alpha{i} beta{i} gamma{i}")), i as f64, false);
+        assert!(ix.stats().bytes <= 16_384, "after {i}: {:?}", ix.stats());
+    }
+    let kept = ix.stats();
+    // a profile costs at least its overhead: fewer examples fit than without profiles
+    let mut alone = LearnedIndex::new(LearnConfig::default());
+    alone.add("g", "a", "tool", f("request 1 alpha1 beta1 gamma1"), 0.0, false);
+    assert!(alone.stats().bytes > 256, "an example and its profile: {:?}", alone.stats());
+    assert!(kept.examples > 5 && kept.examples * 256 < 16_384, "{kept:?}");
+    // forgetting everything frees the profiles too
+    ix.clear();
+    assert_eq!(ix.stats().bytes, 0);
+}

@@ -72,7 +72,10 @@ pub struct LearnedIndex {
     /// tool names and resource ids, shared by the examples that name them
     names: HashSet<Arc<str>>,
     count: usize,
+    /// The learned examples' estimated bytes (seeds aside).
     bytes: usize,
+    /// The learned partitions' profiles' estimated bytes: counted against `max_bytes` too.
+    profile_bytes: usize,
     seeds: usize,
     scratch: Scratch,
 }
@@ -85,6 +88,7 @@ impl LearnedIndex {
             names: HashSet::default(),
             count: 0,
             bytes: 0,
+            profile_bytes: 0,
             seeds: 0,
             scratch: Scratch::default(),
         }
@@ -121,7 +125,11 @@ impl LearnedIndex {
         let key = example_key(resource, tool, &features);
         if let Some(p) = self.partitions.get_mut(partition) {
             if let Some(slot) = p.find(key, resource, tool, &features) {
+                let before = p.profiles.bytes;
                 p.merge(slot, time, self.config.rules.half_life_ms);
+                if partition != SEED_PARTITION {
+                    self.profile_bytes = self.profile_bytes + p.profiles.bytes - before;
+                }
                 return true;
             }
         }
@@ -138,14 +146,20 @@ impl LearnedIndex {
             bytes,
         };
         let half_life_ms = self.config.rules.half_life_ms;
-        self.partitions.entry(partition.into()).or_default().insert(key, example, half_life_ms);
+        let p = self.partitions.entry(partition.into()).or_default();
+        let before = p.profiles.bytes;
+        p.insert(key, example, half_life_ms);
+        // (seeds are configuration: neither their examples nor their profiles count)
+        if partition != SEED_PARTITION {
+            self.profile_bytes = self.profile_bytes + p.profiles.bytes - before;
+        }
         if seed {
             self.seeds += 1;
             return true;
         }
         self.count += 1;
         self.bytes += bytes;
-        if self.count > self.config.max_examples || self.bytes > self.config.max_bytes {
+        if self.count > self.config.max_examples || self.bytes + self.profile_bytes > self.config.max_bytes {
             self.evict(time);
         }
         true
@@ -168,13 +182,16 @@ impl LearnedIndex {
         let count_goal = self.config.max_examples * 9 / 10;
         let bytes_goal = self.config.max_bytes / 10 * 9;
         let mut doomed: Vec<Vec<u32>> = vec![Vec::new(); keys.len()];
-        let (mut count, mut bytes) = (self.count, self.bytes);
+        // (an example's share of the profiles, in proportion: their exact shrinking is known
+        // only once removed; a shortfall is evicted at a later add)
+        let share = 1.0 + self.profile_bytes as f64 / self.bytes.max(1) as f64;
+        let (mut count, mut bytes) = (self.count, self.bytes + self.profile_bytes);
         for &(_, _, pi, slot) in &all {
             if count <= count_goal && bytes <= bytes_goal {
                 break;
             }
             count -= 1;
-            bytes -= self.partitions[&keys[pi]].get(slot).bytes;
+            bytes = bytes.saturating_sub((self.partitions[&keys[pi]].get(slot).bytes as f64 * share) as usize);
             doomed[pi].push(slot);
         }
         for (pi, slots) in doomed.iter().enumerate() {
@@ -186,8 +203,16 @@ impl LearnedIndex {
 
     fn remove_from(&mut self, key: &str, slots: &[u32]) -> usize {
         let Some(p) = self.partitions.get_mut(key) else { return 0 };
+        let before = p.profiles.bytes;
         let removed = p.remove_many(slots, self.config.rules.half_life_ms);
+        let counted = key != SEED_PARTITION;
+        if counted {
+            self.profile_bytes = self.profile_bytes + p.profiles.bytes - before;
+        }
         if p.live == 0 {
+            if counted {
+                self.profile_bytes -= p.profiles.bytes;
+            }
             self.partitions.remove(key);
         }
         for e in &removed {
@@ -304,6 +329,6 @@ impl LearnedIndex {
                 }
             }
         }
-        LearnStats { examples: self.count, seeds: self.seeds, resources: resources.len(), bytes: self.bytes }
+        LearnStats { examples: self.count, seeds: self.seeds, resources: resources.len(), bytes: self.bytes + self.profile_bytes }
     }
 }

@@ -48,6 +48,23 @@ pub struct Profile {
     /// TF-IDF norm (refreshed on every update and as the profile count moves).
     norm: f32,
     vector_norm: f32,
+    /// What it costs in memory, as last estimated (see `estimate_bytes`).
+    bytes: usize,
+}
+
+/// Bytes a profile costs beyond its terms, vector, slots and resources (the struct, maps, the tool).
+const PROFILE_OVERHEAD_BYTES: usize = 256;
+/// A term's entry in a profile's map and in the postings (key, weight, count, table slack).
+const PROFILE_TERM_BYTES: usize = 28;
+const PROFILE_RESOURCE_BYTES: usize = 32;
+
+/// What `p` costs in memory, roughly (counted against `maxBytes` with the examples).
+fn estimate_bytes(p: &Profile) -> usize {
+    PROFILE_OVERHEAD_BYTES
+        + p.terms.len() * PROFILE_TERM_BYTES
+        + p.vector.capacity() * 4
+        + p.slots.capacity() * 4
+        + p.resources.len() * PROFILE_RESOURCE_BYTES
 }
 
 /// The tenancy rules a profile match is checked against.
@@ -78,6 +95,8 @@ pub struct Profiles {
     norms_at: usize,
     acc: Vec<f32>,
     seen: Vec<bool>,
+    /// The live profiles' estimated bytes.
+    pub bytes: usize,
 }
 
 /// An example's weight in its profile relative to `epoch`.
@@ -216,7 +235,8 @@ impl Profiles {
         }
         let p = &mut self.list[id as usize];
         let epoch = members.iter().filter_map(|&s| slots[s as usize].as_ref()).map(|e| e.time).fold(f64::NEG_INFINITY, f64::max);
-        *p = Profile { tool: p.tool.take(), epoch: if epoch.is_finite() { epoch } else { 0.0 }, ..Profile::default() };
+        // (the estimate stays the one `Profiles::bytes` holds until `settle` re-estimates it)
+        *p = Profile { tool: p.tool.take(), epoch: if epoch.is_finite() { epoch } else { 0.0 }, bytes: p.bytes, ..Profile::default() };
         for &s in &members {
             if let Some(e) = &slots[s as usize] {
                 self.apply(id, e, 1.0, half_life_ms);
@@ -232,6 +252,10 @@ impl Profiles {
         if p.updates > 2 * p.slots.len() + 16 {
             self.rebuild(id, slots, half_life_ms);
         }
+        let p = &mut self.list[id as usize];
+        let bytes = estimate_bytes(p);
+        self.bytes = self.bytes + bytes - p.bytes;
+        p.bytes = bytes;
         self.refresh_norm(id);
         if self.live * 4 > self.norms_at * 5 || self.live * 5 < self.norms_at * 4 {
             self.refresh_all_norms();
@@ -286,6 +310,7 @@ impl Profiles {
                     }
                 }
                 self.by_tool.remove(&e.tool);
+                self.bytes -= p.bytes;
                 self.list[id as usize] = Profile::default();
                 self.free.push(id);
                 self.live -= 1;
