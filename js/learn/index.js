@@ -144,10 +144,20 @@ class ToolLearning {
 
   /** The catalog tool `name` resolves to, as `{ name, tool, handle }` (the canonical name), or undefined. */
   #resolve(catalog, name, preferId) {
-    if (typeof name !== 'string' || META_TOOLS.has(name)) return undefined;
-    const handle = catalog.native.resolve(encodeTexts([name]), preferId)[0];
-    if (handle < 0) return undefined;
-    return { name: catalog.idAt(handle) ?? catalog.keyAt(handle), tool: catalog.toolAt(handle), handle };
+    return this.#resolveAll(catalog, [name], preferId).get(name);
+  }
+
+  /** `#resolve` for several names in one native call: name -> `{ name, tool, handle }` (resolved names only). */
+  #resolveAll(catalog, names, preferId) {
+    const out = new Map();
+    const asked = [...new Set(names.filter((name) => typeof name === 'string' && !META_TOOLS.has(name)))];
+    if (asked.length === 0) return out;
+    const handles = catalog.native.resolve(encodeTexts(asked), preferId);
+    asked.forEach((name, i) => {
+      const handle = handles[i];
+      if (handle >= 0) out.set(name, { name: catalog.idAt(handle) ?? catalog.keyAt(handle), tool: catalog.toolAt(handle), handle });
+    });
+    return out;
   }
 
   /**
@@ -267,18 +277,23 @@ class ToolLearning {
     const blank = { votes: 0, similarity: 0, topVote: false, profile: 0, topProfile: false, margin: 0 };
     const rows = ranking.results.map((result, i) => ({ ...blank, result, tool: ranking.tools[i], zeroShot: ranking.confidences[i], top: i === 0 }));
     const learned = new Set();
+    const byName = new Map(rows.map((r) => [r.result.name, r]));
+    // (learned names are canonical: a row already there needs no resolve; the others are
+    // resolved in one native call)
+    const resolved = this.#resolveAll(catalog, [...evidence.tools, ...profileTools].filter((name) => !byName.has(name)), preferId);
     // (a learned tool the search missed joins the ranking)
     const rowOf = (name) => {
-      // (learned names are canonical: a row already there needs no resolve)
-      const known = rows.find((r) => r.result.name === name);
+      const known = byName.get(name);
       if (known) return known;
-      const found = this.#resolve(catalog, name, preferId);
+      const found = resolved.get(name);
       if (!found) return undefined;
-      let row = rows.find((r) => r.result.name === found.name);
+      let row = byName.get(found.name);
       if (!row) {
         row = { ...blank, result: { name: found.name, description: shortDescription(catalog.descriptionAt(found.handle)), score: 0 }, tool: found.tool, zeroShot: 0, top: false };
         rows.push(row);
+        byName.set(found.name, row);
       }
+      byName.set(name, row);
       return row;
     };
     for (let i = 0; i < evidence.tools.length; i++) {
