@@ -28,8 +28,6 @@ const SEEN_CALLS = 50_000;
  * (docs/learning.md).
  */
 const FUSED_WEIGHTS = Object.freeze([2.078, 1.059, 0.95, -0.269, 1.105, 1.227, 2.076, 1.168, -3.77]);
-/** The neighbours-only fusion it replaced (dev comparisons only: `tuning.profiles = false`). */
-const NEIGHBOURS_ONLY_WEIGHTS = Object.freeze([3.782, 1.656, 0.975, 0.637, 1.089, 0, 0, 0, -3.201]);
 /**
  * Fused confidence at which preload offers that tool alone: the hits beside it are dropped
  * (they cost precision, and a weak model wrong calls). Chosen on the same dev halves.
@@ -42,8 +40,6 @@ const SOLE_CONFIDENCE = 0.7;
  */
 const UNANIMOUS_CONFIDENCE = 0.6;
 const UNANIMOUS_SIMILARITY = 0.4;
-/** Chosen values (exported for bench tuning scripts on the dev halves only). */
-const tuning = { soleConfidence: SOLE_CONFIDENCE, profiles: true, vectorWeight: undefined, vectorFloor: undefined, neighbours: undefined, prior: undefined, trace: undefined };
 
 /**
  * The request's resource (user): `mastra__resourceId`, else the memory's resource, else
@@ -65,7 +61,7 @@ function isValidationFailure(result) {
 
 /** FUSED_WEIGHTS applied to one candidate of preload's ranking. */
 function fusedConfidence({ zeroShot, votes, top, topVote, similarity, profile, topProfile, margin }) {
-  const w = tuning.profiles ? FUSED_WEIGHTS : NEIGHBOURS_ONLY_WEIGHTS;
+  const w = FUSED_WEIGHTS;
   const z = w[0] * zeroShot + w[1] * votes + w[2] * (top ? 1 : 0) + w[3] * (topVote ? 1 : 0) + w[4] * similarity + w[5] * profile + w[6] * (topProfile ? 1 : 0) + w[7] * margin + w[8];
   return 1 / (1 + Math.exp(-z));
 }
@@ -93,10 +89,6 @@ class ToolLearning {
         halfLifeMs: config.halfLifeMs,
         minResources: config.minResources,
         minSimilarity: config.minSimilarity,
-        ...(tuning.vectorWeight === undefined ? {} : { vectorWeight: tuning.vectorWeight }),
-        ...(tuning.vectorFloor === undefined ? {} : { vectorFloor: tuning.vectorFloor }),
-        ...(tuning.neighbours === undefined ? {} : { neighbours: tuning.neighbours }),
-        ...(tuning.prior === undefined ? {} : { prior: tuning.prior }),
       },
       model ?? null,
     );
@@ -271,8 +263,7 @@ class ToolLearning {
    */
   preloadRanking(ranking, catalog, requestContext, query, preferId) {
     const evidence = this.#evidence(query, requestContext);
-    if (tuning.trace) tuning.trace({ query, ranking, evidence });
-    const profileTools = tuning.profiles ? evidence.profileTools : [];
+    const profileTools = evidence.profileTools;
     if (evidence.tools.length === 0 && profileTools.length === 0) return { ...ranking, learned: new Set() };
     const blank = { votes: 0, similarity: 0, topVote: false, profile: 0, topProfile: false, margin: 0 };
     const rows = ranking.results.map((result, i) => ({ ...blank, result, tool: ranking.tools[i], zeroShot: ranking.confidences[i], top: i === 0 }));
@@ -322,8 +313,8 @@ class ToolLearning {
     rows.sort((a, b) => b.confidence - a.confidence);
     // (evidence that vouches for nothing leaves the zero-shot preload as it was: on the dev
     // halves, dropping those hits lost more right tools than wrong ones, most in Korean)
-    if (tuning.profiles && (rows.length === 0 || rows[0].confidence < this.#config.minConfidence)) return { ...ranking, learned: new Set() };
-    const chosen = rows.length > 0 && rows[0].confidence >= tuning.soleConfidence ? rows.slice(0, 1) : rows;
+    if (rows.length === 0 || rows[0].confidence < this.#config.minConfidence) return { ...ranking, learned: new Set() };
+    const chosen = rows[0].confidence >= SOLE_CONFIDENCE ? rows.slice(0, 1) : rows;
     return { results: chosen.map((r) => r.result), tools: chosen.map((r) => r.tool), confidences: chosen.map((r) => r.confidence), learned };
   }
 
@@ -384,4 +375,4 @@ class ToolLearning {
   }
 }
 
-module.exports = { ToolLearning, resourceIdOf, SEED_PARTITION, tuning };
+module.exports = { ToolLearning, resourceIdOf, SEED_PARTITION };
