@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 import { ToolSearchProcessor } from '../../index.js';
 import { scriptedModel, type ModelCall, type ScriptStep } from '../support/scripted-model';
+import { solve, DINNER, DINNER_AGAIN } from '../support/learn';
 
 const { ToolLearning } = require('../../js/learn/index.js');
 const { learnOptionsOf } = require('../../js/learn/options.js');
@@ -48,11 +49,6 @@ function searchOutput(result: any) {
   const first = result.steps[0].toolResults[0];
   return first.payload?.result ?? first.output ?? first.result;
 }
-
-/** One task solved the long way: load the tool, call it, answer. */
-const solve = (tool: string): ScriptStep[] => [{ tool: 'load_tool', input: { toolName: tool } }, { tool, input: {} }, { text: 'done' }];
-const DINNER = 'sort out dinner for four on friday at Luigi';
-const DINNER_AGAIN = 'sort out dinner for two on saturday at Luigi';
 
 function processorWith(learn: any, events: any[] = [], mode = 'enhanced') {
   return new ToolSearchProcessor({ tools: catalog(), search: { mode } as any, preload: { onPreload: (e: any) => events.push(e) }, learn, filter: ({ toolName }: any) => !(toolName === 'audited' && deniedAfterRun) });

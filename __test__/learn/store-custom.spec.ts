@@ -12,6 +12,7 @@ import { z } from 'zod';
 
 import { ToolSearchProcessor, redisLearnStore } from '../../index.js';
 import { scriptedModel, type ModelCall, type ScriptStep } from '../support/scripted-model';
+import { solve, answer, DINNER, DINNER_AGAIN, RATES, RATES_AGAIN } from '../support/learn';
 
 const { NativeLearnedIndex } = require('../../js/native.js');
 
@@ -43,12 +44,6 @@ async function turn(processor: any, text: string, script: ScriptStep[], resource
   return { log, result };
 }
 
-const solve = (tool: string): ScriptStep[] => [{ tool: 'load_tool', input: { toolName: tool } }, { tool, input: {} }, { text: 'done' }];
-const answer: ScriptStep[] = [{ text: 'ok' }];
-const DINNER = 'sort out dinner for four on friday at Luigi';
-const DINNER_AGAIN = 'sort out dinner for two on saturday at Luigi';
-const RATES = 'change 200 dollars into euros for my trip';
-const RATES_AGAIN = 'change 50 dollars into euros for the trip';
 
 /** A plain-object store implementing the contract over an array (batches of 2, no `more` flag). */
 function arrayStore() {

@@ -14,12 +14,14 @@ import { LineChild } from '../support/line-child';
 import { connectIoRedis, connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 import { runNode } from '../support/run-node';
+import { solve, answer, DINNER, DINNER_AGAIN, RATES, RATES_AGAIN } from '../support/learn';
+import type { ScriptStep } from '../support/scripted-model';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'learn-child.cjs');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Turn = { offered: string[][]; results: string[]; text: string };
-type Step = { tool: string; input?: unknown } | { text: string };
+type Step = ScriptStep;
 
 class LearnChild extends LineChild {
   static start(client: string, port: number, keyPrefix: string, scope = 'resource') {
@@ -43,13 +45,6 @@ class LearnChild extends LineChild {
   }
 }
 
-/** A task solved the long way: load the tool, call it, answer. */
-const solve = (tool: string): Step[] => [{ tool: 'load_tool', input: { toolName: tool } }, { tool, input: {} }, { text: 'done' }];
-const answer: Step[] = [{ text: 'ok' }];
-const DINNER = 'sort out dinner for four on friday at Luigi';
-const DINNER_AGAIN = 'sort out dinner for two on saturday at Luigi';
-const RATES = 'change 200 dollars into euros for my trip';
-const RATES_AGAIN = 'change 50 dollars into euros for the trip';
 const MAIL = 'mail the quarterly report to Ann in finance';
 const MAIL_AGAIN = 'mail the weekly report to Ann in finance';
 

@@ -1,0 +1,11 @@
+// Shared by the learn specs: scripts of a task solved the long way and of a plain answer, and
+// pairs of requests alike enough that what the first teaches serves the second.
+import type { ScriptStep } from './scripted-model';
+
+/** A task solved the long way: load the tool, call it, answer. */
+export const solve = (tool: string): ScriptStep[] => [{ tool: 'load_tool', input: { toolName: tool } }, { tool, input: {} }, { text: 'done' }];
+export const answer: ScriptStep[] = [{ text: 'ok' }];
+export const DINNER = 'sort out dinner for four on friday at Luigi';
+export const DINNER_AGAIN = 'sort out dinner for two on saturday at Luigi';
+export const RATES = 'change 200 dollars into euros for my trip';
+export const RATES_AGAIN = 'change 50 dollars into euros for the trip';
