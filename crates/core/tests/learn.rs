@@ -140,6 +140,10 @@ fn payloads_round_trip_and_garbage_is_refused() {
     assert_eq!(decode_payload("not base64 at all!"), None);
     assert_eq!(decode_payload(""), None);
     assert_eq!(decode_payload(&payload[..payload.len() - 4]), None);
+    // (a vector value of -128 is never quantized: a payload carrying one is not ours)
+    let mut forged = features.clone();
+    forged.vector = Some(vec![64, -128, 0, 127]);
+    assert_eq!(decode_payload(&encode_payload(&forged)), None);
     let mut ix = index(false);
     assert!(ix.add("r:a", "a", "book_table", decode_payload(&payload).unwrap(), 0.0, false));
     assert_eq!(ix.votes(&["r:a"], Some("a"), &f("table at Luigi"), 0.0)[0].tool, "book_table");
@@ -216,6 +220,7 @@ fn profiles_stay_equal_to_a_rebuild_through_add_merge_evict_and_forget() {
         if step % 97 == 96 {
             ix.forget_resource("u3");
         }
+        assert!(ix.profile_postings_agree(), "step {step}: the posting lists a search walks hold the profiles' weights");
     }
     assert!(ix.stats().examples <= 40);
     for tool in tools {
@@ -229,6 +234,7 @@ fn profiles_stay_equal_to_a_rebuild_through_add_merge_evict_and_forget() {
             assert_profile_is_a_rebuild(&ix, "g", tool);
         }
     }
+    assert!(ix.profile_postings_agree());
     ix.clear();
     assert!(tools.iter().all(|t| ix.profile_check("g", t).is_none()), "forgotten examples leave no profile");
 }

@@ -141,7 +141,6 @@ impl LearnedIndex {
             uses: 1,
             time,
             seed,
-            norm: 0.0,
             vector_norm: 0.0,
             bytes,
         };
@@ -293,6 +292,11 @@ impl LearnedIndex {
         }
         let rebuilt = fresh.profiles.get(tool)?;
         Some((unit_terms(kept), unit_terms(rebuilt), kept.resources.len(), rebuilt.resources.len()))
+    }
+
+    /// Whether every partition's profiles agree with their posting lists (tests).
+    pub fn profile_postings_agree(&self) -> bool {
+        self.partitions.values().all(|p| p.profiles.postings_agree())
     }
 
     /// Forgets every learned example `resource` taught (every partition; seeds stay).

@@ -29,8 +29,7 @@ pub struct Example {
     pub uses: u32,
     pub time: f64,
     pub seed: bool,
-    /// TF-IDF norm of the terms (refreshed as the partition grows), and the vector's norm.
-    pub norm: f32,
+    /// The vector's norm (the TF-IDF norm of the terms is `Partition::norms`).
     pub vector_norm: f32,
     pub bytes: usize,
 }
@@ -54,6 +53,9 @@ pub struct Blend {
 #[derive(Debug, Default)]
 pub struct Partition {
     pub slots: Vec<Option<Example>>,
+    /// TF-IDF norm of each slot's terms (0 when free), refreshed as the partition grows; dense
+    /// beside `slots` so that a neighbour search reads norms without touching the examples.
+    norms: Vec<f32>,
     free: Vec<u32>,
     /// term -> (slot, 1 + ln count), in insertion order (the most recent last)
     postings: HashMap<u32, Vec<(u32, f32)>>,
@@ -107,6 +109,7 @@ impl Partition {
             Some(s) => s,
             None => {
                 self.slots.push(None);
+                self.norms.push(0.0);
                 (self.slots.len() - 1) as u32
             }
         };
@@ -114,7 +117,7 @@ impl Partition {
             self.postings.entry(t).or_default().push((slot, 1.0 + (example.features.counts[i] as f32).ln()));
         }
         self.live += 1;
-        example.norm = self.norm_of(&example.features);
+        self.norms[slot as usize] = self.norm_of(&example.features);
         example.vector_norm = example.features.vector.as_ref().map_or(0.0, |v| (dot_i8(v, v) as f32).sqrt());
         self.slots[slot as usize] = Some(example);
         self.by_key.insert(key, slot);
@@ -137,12 +140,7 @@ impl Partition {
     }
 
     fn refresh_norms(&mut self) {
-        let norms: Vec<f32> = self.slots.iter().map(|s| s.as_ref().map_or(0.0, |e| self.norm_of(&e.features))).collect();
-        for (slot, norm) in self.slots.iter_mut().zip(norms) {
-            if let Some(e) = slot {
-                e.norm = norm;
-            }
-        }
+        self.norms = self.slots.iter().map(|s| s.as_ref().map_or(0.0, |e| self.norm_of(&e.features))).collect();
         self.norms_at = self.live;
     }
 
@@ -151,6 +149,7 @@ impl Partition {
         let mut taken = Vec::with_capacity(slots.len());
         for &slot in slots {
             if let Some(e) = self.slots[slot as usize].take() {
+                self.norms[slot as usize] = 0.0;
                 self.by_key.remove(&example_key(&e.resource, &e.tool, &e.features));
                 self.free.push(slot);
                 self.live -= 1;
@@ -240,38 +239,48 @@ impl Partition {
                 }
             } else if scratch.touched.len() > VECTOR_RESCORED {
                 // large: only the best lexical candidates are re-scored
-                let norms = |s: u32| self.get(s).norm.max(f32::MIN_POSITIVE);
-                let acc = &scratch.acc;
-                let mut order = std::mem::take(&mut scratch.touched);
-                order.select_nth_unstable_by(VECTOR_RESCORED, |&a, &b| (acc[b as usize] / norms(b)).total_cmp(&(acc[a as usize] / norms(a))));
-                for &s in &order[VECTOR_RESCORED..] {
+                // (each candidate's lexical cosine once: the selection then compares plain keys)
+                let mut order: Vec<(f32, u32)> =
+                    scratch.touched.iter().map(|&s| (scratch.acc[s as usize] / self.norms[s as usize].max(f32::MIN_POSITIVE), s)).collect();
+                order.select_nth_unstable_by(VECTOR_RESCORED, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                for &(_, s) in &order[VECTOR_RESCORED..] {
                     scratch.acc[s as usize] = 0.0;
                     scratch.seen[s as usize] = false;
                 }
-                order.truncate(VECTOR_RESCORED);
-                scratch.touched = order;
+                scratch.touched.clear();
+                scratch.touched.extend(order[..VECTOR_RESCORED].iter().map(|&(_, s)| s));
             }
         }
         let mut hits: Vec<Hit> = Vec::new();
         for &slot in &scratch.touched {
-            let e = self.get(slot);
-            let dot = scratch.acc[slot as usize];
-            let lexical = if qnorm > 0.0 && e.norm > 0.0 { (dot / (qnorm * e.norm)).min(1.0) } else { 0.0 };
-            let similarity = match (qvec, &e.features.vector) {
-                (Some(q), Some(v)) if qvnorm > 0.0 && e.vector_norm > 0.0 => {
-                    let cos = dot_i8(q, v) as f32 / (qvnorm * e.vector_norm);
-                    let vector = ((cos - blend.vector_floor) / (1.0 - blend.vector_floor)).clamp(0.0, 1.0);
-                    (1.0 - blend.vector_weight) * lexical + blend.vector_weight * vector
+            let (dot, norm) = (scratch.acc[slot as usize], self.norms[slot as usize]);
+            let lexical = if qnorm > 0.0 && norm > 0.0 { (dot / (qnorm * norm)).min(1.0) } else { 0.0 };
+            // (the example itself is read only to compare vectors)
+            let similarity = match qvec.filter(|_| qvnorm > 0.0) {
+                Some(q) => {
+                    let e = self.get(slot);
+                    match &e.features.vector {
+                        Some(v) if e.vector_norm > 0.0 => {
+                            let cos = dot_i8(q, v) as f32 / (qvnorm * e.vector_norm);
+                            let vector = ((cos - blend.vector_floor) / (1.0 - blend.vector_floor)).clamp(0.0, 1.0);
+                            (1.0 - blend.vector_weight) * lexical + blend.vector_weight * vector
+                        }
+                        _ => lexical,
+                    }
                 }
-                _ => lexical,
+                None => lexical,
             };
             if similarity >= min && similarity > 0.0 {
                 hits.push(Hit { slot, similarity });
             }
         }
         scratch.reset();
-        hits.sort_unstable_by(|a, b| b.similarity.total_cmp(&a.similarity).then(a.slot.cmp(&b.slot)));
-        hits.truncate(k);
+        let best_first = |a: &Hit, b: &Hit| b.similarity.total_cmp(&a.similarity).then(a.slot.cmp(&b.slot));
+        if hits.len() > k {
+            hits.select_nth_unstable_by(k, best_first);
+            hits.truncate(k);
+        }
+        hits.sort_unstable_by(best_first);
         hits
     }
 }

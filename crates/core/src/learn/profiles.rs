@@ -15,7 +15,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::partition::{Blend, Example};
-use super::terms::dot_i8;
+use super::terms::{dot_f32, dot_i8};
 
 /// Pseudo-count of profiles lacking every term (as `Partition::idf` for examples).
 const IDF_PSEUDO: usize = 10;
@@ -34,8 +34,8 @@ pub struct Profile {
     pub tool: Option<Arc<str>>,
     /// The examples (slots of the partition) that made it.
     pub slots: Vec<u32>,
-    /// term -> (summed weight, examples with the term)
-    pub terms: HashMap<u32, (f32, u32)>,
+    /// term -> its summed weight, examples with it, and where the profile is in its postings
+    pub terms: HashMap<u32, TermWeight>,
     /// Sum of the examples' unit vectors × weight (empty when none had a vector).
     pub vector: Vec<f32>,
     pub vector_examples: u32,
@@ -52,10 +52,20 @@ pub struct Profile {
     bytes: usize,
 }
 
+/// A term of a profile.
+#[derive(Debug, Clone, Copy)]
+pub struct TermWeight {
+    pub weight: f32,
+    pub examples: u32,
+    /// The profile's index in the term's posting list (kept as entries move).
+    at: u32,
+}
+
 /// Bytes a profile costs beyond its terms, vector, slots and resources (the struct, maps, the tool).
 const PROFILE_OVERHEAD_BYTES: usize = 256;
-/// A term's entry in a profile's map and in the postings (key, weight, count, table slack).
-const PROFILE_TERM_BYTES: usize = 28;
+/// A term's entry in a profile's map (key, weight, count, posting index) and in the postings
+/// (profile, weight), with table slack.
+const PROFILE_TERM_BYTES: usize = 36;
 const PROFILE_RESOURCE_BYTES: usize = 32;
 
 /// What `p` costs in memory, roughly (counted against `maxBytes` with the examples).
@@ -89,8 +99,9 @@ pub struct Profiles {
     pub list: Vec<Profile>,
     free: Vec<u32>,
     by_tool: HashMap<Arc<str>, u32>,
-    /// term -> profiles holding it, in the order they gained it
-    postings: HashMap<u32, Vec<u32>>,
+    /// term -> (profile, its weight of the term) for the profiles holding it; the weight is
+    /// a copy of the profile's, so that a search reads it without a lookup per profile
+    postings: HashMap<u32, Vec<(u32, f32)>>,
     pub live: usize,
     norms_at: usize,
     acc: Vec<f32>,
@@ -117,8 +128,8 @@ impl Profiles {
     fn refresh_norm(&mut self, id: u32) {
         let p = &self.list[id as usize];
         let mut sum = 0f32;
-        for (&t, &(w, _)) in &p.terms {
-            let x = w * self.idf(t);
+        for (&t, tw) in &p.terms {
+            let x = tw.weight * self.idf(t);
             sum += x * x;
         }
         let vector_norm = p.vector.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -156,35 +167,66 @@ impl Profiles {
         id
     }
 
+    /// Takes entry `at` out of `term`'s posting list (the last entry moves into its place, and
+    /// its profile learns where it went).
+    fn unpost(list: &mut [Profile], postings: &mut HashMap<u32, Vec<(u32, f32)>>, term: u32, at: u32) {
+        let Some(entries) = postings.get_mut(&term) else { return };
+        entries.swap_remove(at as usize);
+        if let Some(&(moved, _)) = entries.get(at as usize) {
+            if let Some(tw) = list[moved as usize].terms.get_mut(&term) {
+                tw.at = at;
+            }
+        }
+        if entries.is_empty() {
+            postings.remove(&term);
+        }
+    }
+
+    /// Takes profile `id` out of the posting lists of all its terms.
+    fn unpost_all(&mut self, id: u32) {
+        let held: Vec<(u32, u32)> = self.list[id as usize].terms.iter().map(|(&t, tw)| (t, tw.at)).collect();
+        for (t, at) in held {
+            Self::unpost(&mut self.list, &mut self.postings, t, at);
+        }
+    }
+
     /// Adds (`sign` 1) or subtracts (-1) `e`'s contribution to profile `id`.
     fn apply(&mut self, id: u32, e: &Example, sign: f32, half_life_ms: f64) {
-        let p = &mut self.list[id as usize];
+        let Profiles { list, postings, .. } = self;
+        let p = &mut list[id as usize];
         let w = contribution(e, p.epoch, half_life_ms) as f32 * sign;
         // (each request's terms as a unit vector: a long request weighs no more than a short one)
         let tf_of = |c: u16| 1.0 + (c as f32).ln();
         let tf_norm = e.features.counts.iter().map(|&c| tf_of(c) * tf_of(c)).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+        let mut gone: Vec<(u32, u32)> = Vec::new();
         for (i, &t) in e.features.terms.iter().enumerate() {
             let tf = tf_of(e.features.counts[i]) / tf_norm;
-            let entry = p.terms.entry(t).or_insert((0.0, 0));
-            entry.0 += w * tf;
+            let entry = p.terms.entry(t).or_insert(TermWeight { weight: 0.0, examples: 0, at: u32::MAX });
+            entry.weight += w * tf;
             if sign > 0.0 {
-                entry.1 += 1;
-                if entry.1 == 1 {
-                    self.postings.entry(t).or_default().push(id);
+                entry.examples += 1;
+                if entry.examples == 1 {
+                    let entries = postings.entry(t).or_default();
+                    entry.at = entries.len() as u32;
+                    entries.push((id, entry.weight));
+                    continue;
                 }
             } else {
-                entry.1 -= 1;
-                if entry.1 == 0 {
+                entry.examples -= 1;
+                if entry.examples == 0 {
+                    gone.push((t, entry.at));
                     p.terms.remove(&t);
-                    if let Some(list) = self.postings.get_mut(&t) {
-                        list.retain(|&x| x != id);
-                        if list.is_empty() {
-                            self.postings.remove(&t);
-                        }
-                    }
+                    continue;
                 }
             }
+            if let Some(slot) = postings.get_mut(&t).and_then(|entries| entries.get_mut(entry.at as usize)) {
+                slot.1 = entry.weight;
+            }
         }
+        for (t, at) in gone {
+            Self::unpost(list, postings, t, at);
+        }
+        let p = &mut list[id as usize];
         if let Some(v) = &e.features.vector {
             if e.vector_norm > 0.0 {
                 if p.vector.is_empty() {
@@ -225,14 +267,7 @@ impl Profiles {
     /// Rebuilds profile `id` from its examples with the latest example's time as the epoch.
     fn rebuild(&mut self, id: u32, slots: &[Option<Example>], half_life_ms: f64) {
         let members = std::mem::take(&mut self.list[id as usize].slots);
-        for &t in self.list[id as usize].terms.keys() {
-            if let Some(list) = self.postings.get_mut(&t) {
-                list.retain(|&x| x != id);
-                if list.is_empty() {
-                    self.postings.remove(&t);
-                }
-            }
-        }
+        self.unpost_all(id);
         let p = &mut self.list[id as usize];
         let epoch = members.iter().filter_map(|&s| slots[s as usize].as_ref()).map(|e| e.time).fold(f64::NEG_INFINITY, f64::max);
         // (the estimate stays the one `Profiles::bytes` holds until `settle` re-estimates it)
@@ -297,18 +332,11 @@ impl Profiles {
         for (slot, e) in removed {
             let Some(&id) = self.by_tool.get(&e.tool) else { continue };
             self.apply(id, e, -1.0, half_life_ms);
-            let p = &mut self.list[id as usize];
-            p.slots.retain(|s| s != slot);
-            if p.slots.is_empty() {
+            self.list[id as usize].slots.retain(|s| s != slot);
+            if self.list[id as usize].slots.is_empty() {
                 // (exactly empty: no float residue left behind)
-                for &t in p.terms.keys() {
-                    if let Some(list) = self.postings.get_mut(&t) {
-                        list.retain(|&x| x != id);
-                        if list.is_empty() {
-                            self.postings.remove(&t);
-                        }
-                    }
-                }
+                self.unpost_all(id);
+                let p = &self.list[id as usize];
                 self.by_tool.remove(&e.tool);
                 self.bytes -= p.bytes;
                 self.list[id as usize] = Profile::default();
@@ -326,6 +354,22 @@ impl Profiles {
         if self.live * 4 > self.norms_at * 5 || self.live * 5 < self.norms_at * 4 {
             self.refresh_all_norms();
         }
+    }
+
+    /// Whether every profile's terms and the posting lists agree entry for entry (tests: the
+    /// lists a search walks hold exactly the profiles' weights through every update).
+    pub fn postings_agree(&self) -> bool {
+        let mut entries = 0;
+        for (id, p) in self.list.iter().enumerate() {
+            for (t, tw) in &p.terms {
+                let posted = self.postings.get(t).and_then(|list| list.get(tw.at as usize));
+                if posted != Some(&(id as u32, tw.weight)) {
+                    return false;
+                }
+                entries += 1;
+            }
+        }
+        entries == self.postings.values().map(Vec::len).sum::<usize>()
     }
 
     /// The profile of `tool`, if any (tests compare it with a rebuild).
@@ -371,13 +415,12 @@ impl Profiles {
             let qw = qw * self.idf(t);
             if list.len() > MAX_WALKED_PROFILES {
                 for &id in &touched {
-                    let w = self.list[id as usize].terms.get(&t).map_or(0.0, |x| x.0);
+                    let w = self.list[id as usize].terms.get(&t).map_or(0.0, |tw| tw.weight);
                     self.acc[id as usize] += qw * w;
                 }
                 continue;
             }
-            for &id in list {
-                let w = self.list[id as usize].terms.get(&t).map_or(0.0, |x| x.0);
+            for &(id, w) in list {
                 if !self.seen[id as usize] {
                     self.seen[id as usize] = true;
                     touched.push(id);
@@ -397,21 +440,23 @@ impl Profiles {
                     }
                 }
             } else if touched.len() > VECTOR_RESCORED {
-                let (acc, list) = (&self.acc, &self.list);
-                let score = |id: u32| acc[id as usize] / list[id as usize].norm.max(f32::MIN_POSITIVE);
-                touched.select_nth_unstable_by(VECTOR_RESCORED, |&a, &b| score(b).total_cmp(&score(a)));
-                for &id in &touched[VECTOR_RESCORED..] {
+                // (each candidate's lexical cosine once: the selection then compares plain keys)
+                let mut order: Vec<(f32, u32)> =
+                    touched.iter().map(|&id| (self.acc[id as usize] / self.list[id as usize].norm.max(f32::MIN_POSITIVE), id)).collect();
+                order.select_nth_unstable_by(VECTOR_RESCORED, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                for &(_, id) in &order[VECTOR_RESCORED..] {
                     self.acc[id as usize] = 0.0;
                     self.seen[id as usize] = false;
                 }
-                touched.truncate(VECTOR_RESCORED);
+                touched.clear();
+                touched.extend(order[..VECTOR_RESCORED].iter().map(|&(_, id)| id));
             }
         }
         let similarity_of = |dot: f32, norm: f32, vector: &[f32], vnorm: f32| -> f32 {
             let lexical = if qnorm > 0.0 && norm > 0.0 { (dot / (qnorm * norm)).min(1.0) } else { 0.0 };
             match qvec {
                 Some(_) if qvnorm > 0.0 && vnorm > 0.0 && vector.len() == qf.len() => {
-                    let d: f32 = vector.iter().zip(&qf).map(|(&a, &b)| a * b).sum();
+                    let d = dot_f32(vector, &qf);
                     let cos = d / (qvnorm * vnorm);
                     let v = ((cos - blend.vector_floor) / (1.0 - blend.vector_floor)).clamp(0.0, 1.0);
                     (1.0 - blend.vector_weight) * lexical + blend.vector_weight * v
@@ -437,12 +482,12 @@ impl Profiles {
                 let own = self.own_profile(p, asker, slots, half_life_ms);
                 let mut dot = 0f32;
                 let mut norm = 0f32;
-                for (&t, &(w, _)) in &own.terms {
-                    let x = w * self.idf(t);
+                for (&t, tw) in &own.terms {
+                    let x = tw.weight * self.idf(t);
                     norm += x * x;
                 }
                 for &(qw, t) in &weighted {
-                    dot += qw * self.idf(t) * own.terms.get(&t).map_or(0.0, |x| x.0);
+                    dot += qw * self.idf(t) * own.terms.get(&t).map_or(0.0, |tw| tw.weight);
                 }
                 let vnorm = own.vector.iter().map(|x| x * x).sum::<f32>().sqrt();
                 similarity_of(dot, norm.sqrt(), &own.vector, vnorm)
@@ -477,8 +522,8 @@ impl Profiles {
 
 /// `p`'s term weights scaled to unit length (a profile's scale is arbitrary: its epoch).
 pub fn unit_terms(p: &Profile) -> Vec<(u32, f32)> {
-    let norm = p.terms.values().map(|&(w, _)| w * w).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
-    let mut out: Vec<(u32, f32)> = p.terms.iter().map(|(&t, &(w, _))| (t, w / norm)).collect();
+    let norm = p.terms.values().map(|tw| tw.weight * tw.weight).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+    let mut out: Vec<(u32, f32)> = p.terms.iter().map(|(&t, tw)| (t, tw.weight / norm)).collect();
     out.sort_unstable_by_key(|&(t, _)| t);
     out
 }
