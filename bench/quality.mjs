@@ -1,15 +1,17 @@
 // Retrieval quality through the public processor API: @mastra/core 1.59.0's
 // ToolSearchProcessor (reference) and ours in 'compatible', 'enhanced' and 'hybrid' search
-// mode, all in one run, on two sets. 'hybrid' uses the installed model package, else the
+// mode, all in one run, on four sets. 'hybrid' uses the installed model package, else the
 // repo's packages/model-multilingual (or MNP_MODEL=<dir or model.bin>); without a model its
 // rows are skipped. `npm run bench:quality` (after `npm run build`);
-// `node bench/quality.mjs metatool` (or `multilingual`, `mcp`) runs one set only.
+// `node bench/quality.mjs metatool` (or `multilingual`, `mcp`, `bfcl`) runs one set only.
 //
 // MetaTool (ToolE, English): query lines are split by their 0-based line index i in
 // data/metatool/queries.jsonl: even i = tuning half, odd i = report half.
 // Multilingual (data/multilingual, the project's own set in en, zh-Hant, zh-Hans, ja, ko):
 // each request's `split` field: tune on dev, report test. Tables per split and request
-// language, then both splits together.
+// language, then both splits together. data/mcp (17 real MCP servers) and data/bfcl (the
+// Berkeley Function Calling Leaderboard's functions pooled into one catalog,
+// scripts/record-bfcl.mjs) split the same way.
 //
 // topK 10, minScore 0. recall@k = |relevant ∩ top-k| / |relevant|; MRR@10 and nDCG@10 use
 // binary gains. Exits non-zero when compatible mode differs from the reference on any query.
@@ -20,7 +22,7 @@ import { RequestContext } from '@mastra/core/request-context';
 import { ToolSearchProcessor as Reference } from '@mastra/core/processors';
 import { ToolSearchProcessor as Native } from '../index.js';
 import { localEncoder } from './local-encoder/index.mjs';
-import { hybridModelOption, mcpCatalog, mcpQueries, readJsonl } from './util.mjs';
+import { bfclCatalog, bfclQueries, hybridModelOption, mcpCatalog, mcpQueries, readJsonl } from './util.mjs';
 
 const TOP_K = 10;
 // 'hybrid' with a real encoder as search.embedder (bench/local-encoder: all-MiniLM-L6-v2,
@@ -186,6 +188,11 @@ async function mcp() {
   await splitSet('Real MCP servers', mcpCatalog(), mcpQueries(), ['en', 'zh', 'ja', 'ko']);
 }
 
+/** data/bfcl: BFCL's function-calling tools in one catalog (scripts/record-bfcl.mjs), requests mostly English. */
+async function bfcl() {
+  await splitSet('BFCL-style (function-calling leaderboard)', bfclCatalog(), bfclQueries(), ['en', 'zh', 'ko']);
+}
+
 /** A set whose requests carry `split` (dev | test) and `lang`: tables per split and language. */
 async function splitSet(title, catalog, queries, LANGS) {
   await warmEncoders(queries.map((q) => q.query));
@@ -237,7 +244,7 @@ async function splitSet(title, catalog, queries, LANGS) {
 }
 
 const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
-const SETS = { metatool, multilingual, mcp };
+const SETS = { metatool, multilingual, mcp, bfcl };
 if (only !== undefined && !(only in SETS)) {
   console.error(`unknown set ${JSON.stringify(only)}: expected one of ${Object.keys(SETS).join(', ')} (or nothing for all)`);
   process.exit(2);

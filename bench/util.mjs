@@ -94,6 +94,16 @@ export function mcpCatalog() {
   return readJsonl('mcp', 'tools.jsonl').map((t) => ({ id: `${t.server}_${t.name}`, description: t.description, inputSchema: t.inputSchema, server: t.server }));
 }
 
+/** data/bfcl's tools (scripts/record-bfcl.mjs): `{ id, description, inputSchema }`. */
+export function bfclCatalog() {
+  return readJsonl('bfcl', 'tools.jsonl').map((t) => ({ id: t.id, description: t.description, inputSchema: t.inputSchema }));
+}
+
+/** data/bfcl's requests (`relevant` already in the catalog's ids). */
+export function bfclQueries() {
+  return readJsonl('bfcl', 'queries.jsonl');
+}
+
 /** data/mcp's requests, `relevant` in the catalog's `<server>_<tool>` names. */
 export function mcpQueries() {
   return readJsonl('mcp', 'queries.jsonl').map((q) => ({ ...q, relevant: q.relevant.map((name) => `${q.server}_${name}`) }));
