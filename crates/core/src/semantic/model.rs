@@ -122,6 +122,9 @@ pub struct StaticModel {
     /// words, and one lookup here costs less than the trie walk, whose lookups miss the
     /// cache after a search has streamed the document vectors through it.
     query_words: std::sync::Mutex<HashMap<Box<str>, Box<[u32]>>>,
+    /// The last sentence vector made, by text and script: a step embeds its request for the
+    /// hybrid search and again for learned evidence (js/learn), the same text twice in a row.
+    last_sentence: std::sync::Mutex<Option<(Box<str>, Script, Vec<f32>)>>,
 }
 
 /// At most this many words in [`StaticModel::tokenize`]'s cache (~1 MB).
@@ -290,6 +293,7 @@ impl StaticModel {
             centering: DEFAULT_CENTERING,
             latin_tail,
             query_words: Default::default(),
+            last_sentence: Default::default(),
         })
     }
 
@@ -488,9 +492,20 @@ impl StaticModel {
 
     /// [`Self::embed`] for a text whose script the caller already knows.
     pub fn embed_as(&self, text: &str, script: Script) -> Vec<f32> {
+        // (try_lock: a thread that would wait embeds instead; the cache never changes a vector)
+        if let Ok(last) = self.last_sentence.try_lock() {
+            if let Some((t, s, v)) = last.as_ref() {
+                if **t == *text && *s == script {
+                    return v.clone();
+                }
+            }
+        }
         let mut sum = vec![0.0; self.dim];
         self.add_rows(&self.tokenize(text), &mut sum);
         self.finish_as(script, &mut sum);
+        if let Ok(mut last) = self.last_sentence.try_lock() {
+            *last = Some((text.into(), script, sum.clone()));
+        }
         sum
     }
 }

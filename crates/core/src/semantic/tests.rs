@@ -127,6 +127,25 @@ fn unknown_characters_become_the_unknown_token() {
 }
 
 #[test]
+fn the_last_sentence_vector_kept_is_only_ever_its_own_texts() {
+    let m = tiny_model();
+    let fresh = |text: &str| tiny_model().embed(text);
+    let (a, b) = ("weather forecast", "will it rain");
+    assert_eq!(m.embed(a), fresh(a));
+    assert_eq!(m.embed(a), fresh(a), "again: the kept vector");
+    assert_eq!(m.embed(b), fresh(b), "another text is embedded, not the kept one");
+    assert_eq!(m.embed(a), fresh(a));
+    // the same text under another script is another vector (a model with script means)
+    let means = [("latin", [0.0f32, 0.0, 0.0, 0.5]), ("zh-Hant", [0.6, 0.0, 0.0, 0.0])];
+    let centred = StaticModel::from_bytes(&with_means(&means)).expect("model with means parses");
+    let latin = centred.embed_as(a, Script::Latin);
+    let traditional = centred.embed_as(a, Script::Traditional);
+    assert_ne!(latin, traditional);
+    assert_eq!(traditional, StaticModel::from_bytes(&with_means(&means)).unwrap().embed_as(a, Script::Traditional));
+    assert_eq!(centred.embed_as(a, Script::Latin), latin);
+}
+
+#[test]
 fn sentence_vectors_are_unit_means() {
     let m = tiny_model();
     let v = m.embed("weather forecast");
