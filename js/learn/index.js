@@ -42,6 +42,20 @@ const UNANIMOUS_CONFIDENCE = 0.6;
 const UNANIMOUS_SIMILARITY = 0.4;
 
 /**
+ * A learned tool that would displace the zero-shot best (a challenger) needs support: the best
+ * similarity of a past request that voted for it, or of its profile, at least CHALLENGER_SUPPORT
+ * plus CHALLENGER_SUPPORT_PER_CONFIDENCE times the zero-shot best's confidence (the surer the
+ * search, the closer the past requests must be). Below that the zero-shot preload stands. Chosen
+ * on the dev halves (MetaTool's even lines, the multilingual dev split; 2,000 past tasks; hybrid
+ * and enhanced; oracle and gullible models): such challengers were mostly wrong (a few distant
+ * neighbours agreeing, near-duplicate tools' requests, a gullible model's own wrong calls learned),
+ * and dropping them raised preload precision on both sets and cut the wrong calls learning added
+ * for a gullible model, at the cost of at most 1% of first-call hits.
+ */
+const CHALLENGER_SUPPORT = 0.35;
+const CHALLENGER_SUPPORT_PER_CONFIDENCE = 0.3;
+
+/**
  * The request's resource (user): `mastra__resourceId`, else the memory's resource, else
  * undefined (learning then neither learns from nor, in scope 'resource', serves the request).
  */
@@ -64,6 +78,11 @@ function fusedConfidence({ zeroShot, votes, top, topVote, similarity, profile, t
   const w = FUSED_WEIGHTS;
   const z = w[0] * zeroShot + w[1] * votes + w[2] * (top ? 1 : 0) + w[3] * (topVote ? 1 : 0) + w[4] * similarity + w[5] * profile + w[6] * (topProfile ? 1 : 0) + w[7] * margin + w[8];
   return 1 / (1 + Math.exp(-z));
+}
+
+/** Whether `row`, a learned tool that would displace a zero-shot best of confidence `zeroShotBest`, lacks the support to. */
+function isWeakChallenger(row, zeroShotBest) {
+  return Math.max(row.similarity, row.profile) < CHALLENGER_SUPPORT + CHALLENGER_SUPPORT_PER_CONFIDENCE * zeroShotBest;
 }
 
 class ToolLearning {
@@ -258,7 +277,8 @@ class ToolLearning {
    * joining the ranking if the search missed them) takes the fused confidence (FUSED_WEIGHTS)
    * in place of its zero-shot one, so learned agreement raises a hit, evidence for other tools
    * lowers it, and a tool whose fused confidence reaches SOLE_CONFIDENCE is offered alone; when
-   * no candidate reaches `minConfidence` the zero-shot ranking stands. Tools learning vouches
+   * no candidate reaches `minConfidence`, or the fused best is a weakly supported challenger to
+   * the zero-shot best (isWeakChallenger), the zero-shot ranking stands. Tools learning vouches
    * for (neighbours' confidence at least `minConfidence`) are marked `learned`.
    */
   preloadRanking(ranking, catalog, requestContext, query, preferId) {
@@ -305,6 +325,9 @@ class ToolLearning {
       }
     }
     for (const row of rows) row.confidence = fusedConfidence(row);
+    // (the fused best, before the one-tool rules: a weakly supported challenger stands down)
+    const best = rows.reduce((a, b) => (b.confidence > a.confidence ? b : a), rows[0]);
+    if (best && !best.top && isWeakChallenger(best, ranking.confidences[0] ?? 0)) return { ...ranking, learned: new Set() };
     const unanimous = evidence.tools.length === 1 && evidence.confidences[0] >= UNANIMOUS_CONFIDENCE && evidence.similarities[0] >= UNANIMOUS_SIMILARITY;
     if (unanimous) {
       const row = rows.find((r) => r.topVote);
