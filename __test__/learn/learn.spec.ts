@@ -246,11 +246,11 @@ describe('ToolSearchProcessor learn: fused preload and the shared-store records'
     processor.dispose();
   });
 
-  it('past requests for another tool that share only a few words do not displace a confident zero-shot best', async () => {
+  it('hybrid: past requests for another tool that share only a few words do not displace a confident zero-shot best', async () => {
     const plainEvents: any[] = [];
     const events: any[] = [];
-    const plain = processorWith(true, plainEvents);
-    const processor = processorWith(true, events);
+    const plain = processorWith(true, plainEvents, 'hybrid');
+    const processor = processorWith(true, events, 'hybrid');
     for (const past of [DINNER, 'dinner at Luigi for two', 'a table at Luigi tonight']) await turn(processor, past, solve('book_table'), 'u1');
     const ask = 'email Ann the plan for friday dinner at Luigi';
     await turn(plain, ask, answer, 'u1');
