@@ -10,7 +10,7 @@ import { z } from 'zod';
 
 import { ToolSearchProcessor } from '../../index.js';
 import { scriptedModel, type ModelCall, type ScriptStep } from '../support/scripted-model';
-import { solve, DINNER, DINNER_AGAIN } from '../support/learn';
+import { answer, solve, DINNER, DINNER_AGAIN } from '../support/learn';
 
 const { ToolLearning } = require('../../js/learn/index.js');
 const { learnOptionsOf } = require('../../js/learn/options.js');
@@ -243,6 +243,24 @@ describe('ToolSearchProcessor learn: fused preload and the shared-store records'
     const { log } = await turn(processor, DINNER_AGAIN, [{ tool: 'book_table', input: {} }, { text: 'done' }], 'u1');
     expect(events[0].tools).toEqual([{ name: 'book_table', confidence: expect.any(Number), learned: true }]);
     expect(log[0].tools.filter((t: string) => !['search_tools', 'load_tool', 'echo'].includes(t))).toEqual(['book_table']);
+    processor.dispose();
+  });
+
+  it('hybrid: past requests for another tool that share only a few words do not displace a confident zero-shot best', async () => {
+    const plainEvents: any[] = [];
+    const events: any[] = [];
+    const plain = processorWith(true, plainEvents, 'hybrid');
+    const processor = processorWith(true, events, 'hybrid');
+    for (const past of [DINNER, 'dinner at Luigi for two', 'a table at Luigi tonight']) await turn(processor, past, solve('book_table'), 'u1');
+    const ask = 'email Ann the plan for friday dinner at Luigi';
+    await turn(plain, ask, answer, 'u1');
+    const { log } = await turn(processor, ask, answer, 'u1');
+    // (the past requests vote for book_table alone, from a distance: beside the search's confident
+    // hit that is a weak challenger, and preload offers what it offers without learning)
+    expect(plainEvents.at(-1).tools.map((t: any) => t.name)).toEqual(['send_email']);
+    expect(events.at(-1).tools).toEqual(plainEvents.at(-1).tools);
+    expect(log[0].tools).not.toContain('book_table');
+    plain.dispose();
     processor.dispose();
   });
 

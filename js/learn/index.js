@@ -42,6 +42,21 @@ const UNANIMOUS_CONFIDENCE = 0.6;
 const UNANIMOUS_SIMILARITY = 0.4;
 
 /**
+ * A learned tool that would displace the zero-shot best (a challenger) needs support: the best
+ * similarity of a past request that voted for it, or of its profile, at least the floor here
+ * plus CHALLENGER_SUPPORT_PER_CONFIDENCE times the zero-shot best's confidence (the surer the
+ * search, the closer the past requests must be); the floor is lower where only terms are
+ * compared (no model vectors: those similarities run lower). Below that the zero-shot preload
+ * stands. Chosen on the dev halves (MetaTool's even lines, the multilingual dev split; 2,000 past
+ * tasks; hybrid and enhanced; oracle and gullible models): such challengers were mostly wrong (a
+ * few distant neighbours agreeing, near-duplicate tools' requests, a gullible model's own wrong
+ * calls learned); dropping them raised preload precision on both sets and removed the wrong calls
+ * learning added for a gullible model in English (docs/learning.md).
+ */
+const CHALLENGER_SUPPORT = Object.freeze({ vectors: 0.35, terms: 0.25 });
+const CHALLENGER_SUPPORT_PER_CONFIDENCE = 0.3;
+
+/**
  * The request's resource (user): `mastra__resourceId`, else the memory's resource, else
  * undefined (learning then neither learns from nor, in scope 'resource', serves the request).
  */
@@ -66,6 +81,14 @@ function fusedConfidence({ zeroShot, votes, top, topVote, similarity, profile, t
   return 1 / (1 + Math.exp(-z));
 }
 
+/**
+ * Whether `row`, a learned tool that would displace a zero-shot best of confidence `zeroShotBest`,
+ * lacks the support to (`floor`: CHALLENGER_SUPPORT for how requests are compared).
+ */
+function isWeakChallenger(row, zeroShotBest, floor) {
+  return Math.max(row.similarity, row.profile) < floor + CHALLENGER_SUPPORT_PER_CONFIDENCE * zeroShotBest;
+}
+
 class ToolLearning {
   #config;
   /** The native learned-evidence index (crates/core/src/learn). */
@@ -73,6 +96,8 @@ class ToolLearning {
   /** A shared store's sync (js/learn/sync.js), or undefined for 'in-memory'. */
   #sync;
   #seen = new Set();
+  /** The challenger rule's floor (CHALLENGER_SUPPORT): with model vectors or terms alone. */
+  #challengerFloor;
 
   /**
    * `model`: the hybrid catalog's NativeSemanticModel (its vectors of requests are compared too);
@@ -80,6 +105,7 @@ class ToolLearning {
    */
   constructor(config, model, getLogger) {
     this.#config = config;
+    this.#challengerFloor = model ? CHALLENGER_SUPPORT.vectors : CHALLENGER_SUPPORT.terms;
     const { NativeLearnedIndex } = require('../native.js');
     this.#index = new NativeLearnedIndex(
       {
@@ -258,7 +284,8 @@ class ToolLearning {
    * joining the ranking if the search missed them) takes the fused confidence (FUSED_WEIGHTS)
    * in place of its zero-shot one, so learned agreement raises a hit, evidence for other tools
    * lowers it, and a tool whose fused confidence reaches SOLE_CONFIDENCE is offered alone; when
-   * no candidate reaches `minConfidence` the zero-shot ranking stands. Tools learning vouches
+   * no candidate reaches `minConfidence`, or the fused best is a weakly supported challenger to
+   * the zero-shot best (isWeakChallenger), the zero-shot ranking stands. Tools learning vouches
    * for (neighbours' confidence at least `minConfidence`) are marked `learned`.
    */
   preloadRanking(ranking, catalog, requestContext, query, preferId) {
@@ -305,6 +332,9 @@ class ToolLearning {
       }
     }
     for (const row of rows) row.confidence = fusedConfidence(row);
+    // (the fused best, before the one-tool rules: a weakly supported challenger stands down)
+    const best = rows.reduce((a, b) => (b.confidence > a.confidence ? b : a), rows[0]);
+    if (best && !best.top && isWeakChallenger(best, ranking.confidences[0] ?? 0, this.#challengerFloor)) return { ...ranking, learned: new Set() };
     const unanimous = evidence.tools.length === 1 && evidence.confidences[0] >= UNANIMOUS_CONFIDENCE && evidence.similarities[0] >= UNANIMOUS_SIMILARITY;
     if (unanimous) {
       const row = rows.find((r) => r.topVote);
