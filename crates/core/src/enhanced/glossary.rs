@@ -25,7 +25,8 @@ use super::analyzer::normalize;
 const GLOSSARY: &[(&str, &[&str])] = &[
     // files and code hosting
     ("file", &["文件", "档案", "ファイル", "파일"]),
-    ("folder", &["资料夹", "文件夹", "フォルダ", "フォルダー", "폴더"]),
+    // (tools say directory as often as folder)
+    ("folder directory", &["资料夹", "文件夹", "フォルダ", "フォルダー", "폴더"]),
     ("directory", &["目录", "ディレクトリ", "ディレクトリー", "디렉터리", "디렉토리"]),
     ("path", &["路径", "パス", "경로"]),
     ("repository", &["储存库", "仓库", "代码库", "存储库", "リポジトリ", "レポジトリ", "저장소", "리포지토리", "레포지토리", "레포"]),
@@ -333,7 +334,7 @@ mod tests {
         assert_eq!(words("帮我读取这个文件"), ["file"]);
         // Traditional Chinese is folded like the keys: 檔案 / 資料庫 as 档案 / 数据库
         assert_eq!(words("把資料庫裡的使用者列出來"), ["database", "user"]);
-        assert_eq!(words("このファイルをフォルダーに移動して"), ["file", "folder", "move"]);
+        assert_eq!(words("このファイルをフォルダーに移動して"), ["file", "folder", "directory", "move"]);
         // Korean particles stay attached; the key is found inside the word
         assert_eq!(words("고객에게 인보이스를 보내 줘"), ["customer", "invoice"]);
         assert_eq!(words("풀 리퀘스트 목록"), ["pull", "request"]);
@@ -343,7 +344,7 @@ mod tests {
     fn longest_key_wins() {
         // 数据库 is a database, not data; 文件夹 a folder, not a file
         assert_eq!(words("创建一个数据库"), ["database"]);
-        assert_eq!(words("新建文件夹"), ["folder"]);
+        assert_eq!(words("新建文件夹"), ["folder", "directory"]);
         assert_eq!(words("환경 변수를 설정해 줘"), ["environment", "variable", "configuration", "setting"]);
     }
 
