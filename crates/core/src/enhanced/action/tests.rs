@@ -47,6 +47,10 @@ fn chinese_japanese_korean_requests_name_their_action() {
         ("네임스페이스의 모든 토픽 목록을 보여줘", Actions::LIST),
         ("디스크 설정을 수정해 줘", Actions::UPDATE),
         ("이슈 412를 조회해 줘", Actions::GET),
+        // registering a thing creates it
+        ("在系统里注册一个新用户", Actions::CREATE),
+        ("新しい会社を登録して", Actions::CREATE),
+        ("새 고객을 등록해 줘", Actions::CREATE),
     ];
     for &(request, want) in cases {
         assert_eq!(request_actions(request), want, "{request}");
