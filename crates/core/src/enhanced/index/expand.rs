@@ -26,7 +26,8 @@ impl QueryTerms {
 }
 
 /// The words a common software abbreviation stands for (lowercased surface form; plurals
-/// too: `PRs`). Only abbreviations whose meaning does not depend on the catalog.
+/// too: `PRs`), and the words tools use for a few everyday ones (a folder is a directory). Only
+/// words whose meaning does not depend on the catalog (not `ticket`: an issue, or a flight's).
 fn abbreviation(word: &str) -> Option<&'static str> {
     Some(match word {
         "pr" | "prs" => "pull request",
@@ -38,6 +39,9 @@ fn abbreviation(word: &str) -> Option<&'static str> {
         "msg" | "msgs" => "message",
         "vm" | "vms" => "virtual machine",
         "k8s" => "kubernetes",
+        // (not abbreviations: everyday words for what tools name otherwise)
+        "folder" | "folders" => "directory",
+        "bug" | "bugs" => "issue",
         _ => return None,
     })
 }
