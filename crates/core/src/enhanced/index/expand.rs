@@ -26,8 +26,8 @@ impl QueryTerms {
 }
 
 /// The words a common software abbreviation stands for (lowercased surface form; plurals
-/// too: `PRs`), and the words tools use for a few everyday ones (a folder is a directory). Only
-/// words whose meaning does not depend on the catalog (not `ticket`: an issue, or a flight's).
+/// too: `PRs`), and the word tools use for a folder. Only words whose meaning does not depend
+/// on the catalog.
 fn abbreviation(word: &str) -> Option<&'static str> {
     Some(match word {
         "pr" | "prs" => "pull request",
@@ -39,9 +39,8 @@ fn abbreviation(word: &str) -> Option<&'static str> {
         "msg" | "msgs" => "message",
         "vm" | "vms" => "virtual machine",
         "k8s" => "kubernetes",
-        // (not abbreviations: everyday words for what tools name otherwise)
+        // (not an abbreviation: the everyday word for what tools call a directory)
         "folder" | "folders" => "directory",
-        "bug" | "bugs" => "issue",
         _ => return None,
     })
 }
