@@ -70,6 +70,42 @@ describe('sibling tools: the asked action first', () => {
     }
   });
 
+  // Preload offers one tool per sibling family: the sibling the ranking put second is the
+  // alternative it decided against, and offered beside the first it is a likely wrong call.
+  it('preload offers one sibling of a family, other tools still', async () => {
+    const requests = [
+      'Show me the open issues in acme/web',
+      'Delete my consumer group orders-cg in the Event Hubs namespace',
+      '列出 acme/web 的所有 issue',
+      'acme/web の issue 231 を変更して',
+      'acme/web 에 새 issue 를 만들어 줘',
+    ];
+    const nameWords = (name: string) => name.split('_').map((w) => w.replace(/s$/, ''));
+    const siblings = (a: string, b: string) => {
+      const [x, y] = [nameWords(a), nameWords(b)];
+      const onlyX = x.filter((w) => !y.includes(w)).length;
+      const onlyY = y.filter((w) => !x.includes(w)).length;
+      return x.filter((w) => y.includes(w)).length >= 2 && onlyX <= 1 && onlyY <= 1;
+    };
+    for (const mode of ['enhanced', 'hybrid'] as const) {
+      const events: any[] = [];
+      // (a threshold near 0 and room for three tools: without the rule, the top hits' siblings come along)
+      const processor = new Native({ tools: catalog, search: { mode }, preload: { minConfidence: 0.01, maxTools: 3, onPreload: (e: any) => events.push(e) } });
+      for (const [i, text] of requests.entries()) {
+        events.length = 0;
+        const messages = [{ id: `m${i}`, role: 'user', content: { format: 2, parts: [{ type: 'text', text }] }, createdAt: new Date() }];
+        const { search } = await step(processor, { threadId: `${mode}-${i}`, messages });
+        const names: string[] = events[0]?.tools.map((t: any) => t.name) ?? [];
+        const top = (await search(text)).results.map((r: any) => r.name);
+        expect(names[0], text).toBe(top[0]);
+        for (const [a, b] of names.flatMap((a, k) => names.slice(k + 1).map((b) => [a, b]))) expect(siblings(a, b), `${text}: ${a} and ${b}`).toBe(false);
+        // the top hits held a sibling of the first (what the rule left out)
+        expect(top.slice(1, 4).some((n: string) => siblings(top[0], n)), text).toBe(true);
+      }
+      processor.dispose?.();
+    }
+  });
+
   it("search.mode 'compatible' ranks as the host's processor does", async () => {
     const ours = await step(new Native({ tools: catalog }));
     const host = await step(new Reference({ tools: catalog }));

@@ -93,7 +93,7 @@ const ACTION_STEMS: &[&str] = &[
     "creat", "add", "make", "insert", "generat", "regist", "provis", "fork", "draft", "get", "show", "fetch", "read", "view",
     "retriev", "describ", "display", "see", "inspect", "open", "list", "enumer", "updat", "chang", "edit", "modifi", "renam",
     "set", "assign", "patch", "replac", "toggl", "move", "rewrit", "tweak", "adjust", "reconfigur", "configur", "append",
-    "put", "delet", "remov", "drop", "destroy", "forget", "eras", "purg", "wipe", "uninstal", "cancel", "search", "find",
+    "put", "save", "resiz", "increas", "decreas", "bump", "delet", "remov", "drop", "destroy", "forget", "eras", "purg", "wipe", "uninstal", "cancel", "search", "find",
     "lookup", "queri", "locat", "grep", "run", "execut", "invok", "trigger", "launch", "evalu", "send", "post", "repli",
     "notifi", "publish", "messag", "dm", "merg", "close", "deploy", "instal", "upload", "download",
 ];
@@ -122,7 +122,7 @@ fn english_action(stem: &str) -> Actions {
         "list" | "enumer" => Actions::LIST,
         "updat" | "chang" | "edit" | "modifi" | "renam" | "set" | "assign" | "patch" | "replac"
         | "toggl" | "move" | "rewrit" | "tweak" | "adjust" | "reconfigur" | "configur"
-        | "append" | "put" => Actions::UPDATE,
+        | "append" | "put" | "save" | "resiz" | "increas" | "decreas" | "bump" => Actions::UPDATE,
         "delet" | "remov" | "drop" | "destroy" | "forget" | "eras" | "purg" | "wipe"
         | "uninstal" | "cancel" => Actions::DELETE,
         "search" | "find" | "lookup" | "queri" | "locat" | "grep" => Actions::SEARCH,
@@ -146,6 +146,7 @@ const CJK_ACTIONS: &[(&str, Actions)] = &[
     ("新建", Actions::CREATE),
     ("添加", Actions::CREATE),
     ("新增", Actions::CREATE),
+    ("注册", Actions::CREATE),
     ("建立", Actions::CREATE),
     ("建一个", Actions::CREATE),
     ("建个", Actions::CREATE),
@@ -204,6 +205,7 @@ const CJK_ACTIONS: &[(&str, Actions)] = &[
     ("作る", Actions::CREATE),
     ("追加", Actions::CREATE),
     ("新規", Actions::CREATE),
+    ("登録", Actions::CREATE),
     ("取得", Actions::GET),
     ("見せて", Actions::GET),
     ("表示", Actions::GET),
@@ -242,6 +244,7 @@ const CJK_ACTIONS: &[(&str, Actions)] = &[
     ("만들어", Actions::CREATE),
     ("생성", Actions::CREATE),
     ("추가", Actions::CREATE),
+    ("등록", Actions::CREATE),
     ("조회", Actions::GET),
     ("보여", Actions::GET),
     ("가져", Actions::GET),
@@ -361,6 +364,11 @@ fn english_at(words: &[&str], i: usize) -> Actions {
         ("pull", Some("up")) | ("look", Some("up")) => return Actions::GET,
         ("get", Some("rid")) => return Actions::DELETE,
         ("look", Some("for")) => return Actions::SEARCH,
+        // "store this file in …" puts it; elsewhere "store" is a noun (the App Configuration store)
+        ("store", _) => {
+            let verb = i == 0 || matches!(words[i - 1], "please" | "and" | "then" | "to");
+            return if verb { Actions::UPDATE } else { Actions::NONE };
+        }
         ("open", _) => {
             // "open a PR / a new issue" files one; "open" elsewhere shows something, unless it
             // is the adjective ("the open issues": not the request's first word)
@@ -387,6 +395,11 @@ pub fn request_actions(request: &str) -> Actions {
     // English: the first action verb, and any right after "and" / "then" (a second step).
     let mut primary: Option<(usize, Actions)> = None;
     for i in 0..words.len() {
+        // a participle after a form of "be" describes, it asks nothing ("what variables are
+        // set", "which pods are running")
+        if i > 0 && matches!(words[i - 1], "is" | "are" | "was" | "were" | "been") {
+            continue;
+        }
         let a = english_at(&words, i);
         if a.is_empty() {
             continue;

@@ -14,6 +14,7 @@
 pub mod action;
 pub mod analyzer;
 pub mod fuzzy;
+pub mod glossary;
 pub mod index;
 pub mod suggest;
 

@@ -27,6 +27,16 @@ fn english_requests_name_their_action() {
     }
     // a second step after "and" counts too
     assert_eq!(request_actions("Find the stale branch and delete it"), Actions::SEARCH | Actions::DELETE);
+    // a participle after "is" / "are" asks nothing; the plural question asks for a list
+    assert_eq!(request_actions("What environment variables are set on the api worker?"), Actions::LIST);
+    assert_eq!(request_actions("Which pods are running in the default namespace?"), Actions::LIST);
+    // saving, storing, resizing: a change
+    assert_eq!(request_actions("Save maintenance=true under the key flags"), Actions::UPDATE);
+    assert_eq!(request_actions("Store the sitemap in the bucket"), Actions::UPDATE);
+    assert_eq!(request_actions("Resize the disk to 512 GB"), Actions::UPDATE);
+    assert_eq!(request_actions("Increase the replicas of web to 3"), Actions::UPDATE);
+    // "store" as a noun is no action
+    assert_eq!(request_actions("Get the value of Api:Timeout in the configuration store"), Actions::GET);
 }
 
 #[test]
@@ -47,6 +57,10 @@ fn chinese_japanese_korean_requests_name_their_action() {
         ("네임스페이스의 모든 토픽 목록을 보여줘", Actions::LIST),
         ("디스크 설정을 수정해 줘", Actions::UPDATE),
         ("이슈 412를 조회해 줘", Actions::GET),
+        // registering a thing creates it
+        ("在系统里注册一个新用户", Actions::CREATE),
+        ("新しい会社を登録して", Actions::CREATE),
+        ("새 고객을 등록해 줘", Actions::CREATE),
     ];
     for &(request, want) in cases {
         assert_eq!(request_actions(request), want, "{request}");

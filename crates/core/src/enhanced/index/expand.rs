@@ -1,7 +1,8 @@
 //! Query expansion: a query's words become weighted terms — stems and exact forms, joined
 //! identifiers, CJK units, prefix relatives (`rent` ~ `rental`) and typo neighbours.
 
-use super::super::analyzer::{stem, tokenize, Token};
+use super::super::analyzer::{normalize, stem, tokenize, Token};
+use super::super::glossary::glossary_words;
 use super::build::fuzzy_eligible;
 use super::{EnhancedIndex, Lazy, MAX_FUZZY, MAX_PREFIX, TYPO_MEMORY};
 
@@ -25,7 +26,8 @@ impl QueryTerms {
 }
 
 /// The words a common software abbreviation stands for (lowercased surface form; plurals
-/// too: `PRs`). Only abbreviations whose meaning does not depend on the catalog.
+/// too: `PRs`), and the word tools use for a folder. Only words whose meaning does not depend
+/// on the catalog.
 fn abbreviation(word: &str) -> Option<&'static str> {
     Some(match word {
         "pr" | "prs" => "pull request",
@@ -37,6 +39,8 @@ fn abbreviation(word: &str) -> Option<&'static str> {
         "msg" | "msgs" => "message",
         "vm" | "vms" => "virtual machine",
         "k8s" => "kubernetes",
+        // (not an abbreviation: the everyday word for what tools call a directory)
+        "folder" | "folders" => "directory",
         _ => return None,
     })
 }
@@ -92,6 +96,16 @@ impl EnhancedIndex {
                 }
             }
         });
+        // the English words of software vocabulary in CJK text (ファイル: file), for catalogs
+        // that describe their tools in English (a catalog in the request's language matches
+        // the CJK units above)
+        if tu.w_glossary > 0.0 && !query.is_ascii() {
+            for word in glossary_words(&normalize(query)) {
+                if let Some(&id) = self.dict.get(&*stem(word)) {
+                    q.add(id, tu.w_stem * tu.w_glossary, true);
+                }
+            }
+        }
         q
     }
 

@@ -557,6 +557,7 @@ fn software_abbreviations_find_the_words_they_stand_for() {
         ("list_issues", "List the issues of a project"),
         ("create_database", "Create a database"),
         ("create_table", "Create a table"),
+        ("create_directory", "Create a new directory"),
     ]
     .iter()
     .map(|(n, d)| FieldDoc::new(vec![(Field::Name, (*n).into()), (Field::Description, (*d).into())]))
@@ -568,4 +569,6 @@ fn software_abbreviations_find_the_words_they_stand_for() {
     assert_eq!(top("make a new db called billing"), Some(2));
     // a word that only looks like one is left alone
     assert_eq!(top("list the prose issues"), Some(1));
+    // the everyday word for a directory
+    assert_eq!(top("make a backups folder"), Some(4));
 }
