@@ -80,46 +80,8 @@ pub fn quantize(v: &[f32]) -> Option<Vec<i8>> {
     Some(v.iter().map(|x| (x * scale).round().clamp(-127.0, 127.0) as i8).collect())
 }
 
-/// The dot product and squared norm of an int8 vector (exact in i32 for any model size used).
-pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
-    let len = a.len().min(b.len());
-    #[cfg(target_arch = "x86_64")]
-    {
-        if len >= 32 && std::arch::is_x86_feature_detected!("avx2") {
-            let whole = len - len % 32;
-            // SAFETY: the CPU supports AVX2 (checked just above); both slices hold `whole` bytes.
-            let head = unsafe { dot_i8_avx2(&a[..whole], &b[..whole]) };
-            return head + dot_i8_portable(&a[whole..len], &b[whole..len]);
-        }
-    }
-    dot_i8_portable(&a[..len], &b[..len])
-}
-
-fn dot_i8_portable(a: &[i8], b: &[i8]) -> i32 {
-    a.iter().zip(b).map(|(&x, &y)| x as i32 * y as i32).sum()
-}
-
-/// AVX2, 32 products per step: `|a| * (b * sign a)` as unsigned × signed bytes so that
-/// `maddubs` applies, widened to i32 by `madd` with ones. Exact, like the portable loop, for
-/// values within ±127 (`quantize` clamps there and `decode_payload` refuses -128, whose
-/// negation wraps). `a.len()` is a multiple of 32 and `b` as long.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_i8_avx2(a: &[i8], b: &[i8]) -> i32 {
-    use std::arch::x86_64::*;
-    let ones = _mm256_set1_epi16(1);
-    let mut acc = _mm256_setzero_si256();
-    for i in (0..a.len()).step_by(32) {
-        let x = _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i);
-        let y = _mm256_loadu_si256(b.as_ptr().add(i) as *const __m256i);
-        let pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(x), _mm256_sign_epi8(y, x));
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
-    }
-    let s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
-    _mm_cvtsi128_si32(s)
-}
+/// The int8 dot product (exact; the AVX2 kernel beside the document scan's).
+pub use crate::semantic::docs::dot_i8;
 
 /// The dot product of two f32 vectors in eight running sums (the compiler keeps them in
 /// vector registers; a single running sum would be a chain of dependent scalar adds).
@@ -236,7 +198,8 @@ mod tests {
         for len in [0, 1, 31, 32, 33, 64, 100, 256, 511, 512] {
             let a: Vec<i8> = (0..len).map(|_| next()).collect();
             let b: Vec<i8> = (0..len).map(|_| next()).collect();
-            assert_eq!(dot_i8(&a, &b), dot_i8_portable(&a, &b), "len {len}");
+            let plain: i32 = a.iter().zip(&b).map(|(&x, &y)| x as i32 * y as i32).sum();
+            assert_eq!(dot_i8(&a, &b), plain, "len {len}");
             let low = vec![-127i8; len];
             let high = vec![127i8; len];
             assert_eq!(dot_i8(&low, &high), -127 * 127 * len as i32, "len {len}");

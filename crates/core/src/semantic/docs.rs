@@ -356,10 +356,7 @@ unsafe fn dots_avx2(rows: &[i8], q: &[i8], dim: usize, out: &mut [f32]) {
             let pairs = _mm256_maddubs_epi16(q_abs[i], _mm256_sign_epi8(r, q_sign[i]));
             acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
         }
-        let s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
-        *o = _mm_cvtsi128_si32(s) as f32;
+        *o = hsum_epi32(acc) as f32;
     }
 }
 
@@ -380,21 +377,62 @@ unsafe fn dots_vnni(rows: &[i8], sums: &[i32], q: &[i8], dim: usize, out: &mut [
             let r = _mm256_loadu_si256(row.as_ptr().add(i * 32) as *const __m256i);
             acc = _mm256_dpbusd_avx_epi32(acc, *qu, r);
         }
-        let s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
-        *o = (_mm_cvtsi128_si32(s) - 128 * sum) as f32;
+        *o = (hsum_epi32(acc) - 128 * sum) as f32;
     }
 }
 
 fn dots_portable(rows: &[i8], q: &[i8], dim: usize, out: &mut [f32]) {
     for (row, o) in rows.chunks_exact(dim).zip(out.iter_mut()) {
-        let mut acc = 0i32;
-        for (a, b) in row.iter().zip(q) {
-            acc += i32::from(*a) * i32::from(*b);
-        }
-        *o = acc as f32;
+        *o = dot_i8_portable(row, q) as f32;
     }
+}
+
+fn dot_i8_portable(a: &[i8], b: &[i8]) -> i32 {
+    a.iter().zip(b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum()
+}
+
+/// The sum of an AVX2 register's eight i32 lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn hsum_epi32(acc: std::arch::x86_64::__m256i) -> i32 {
+    use std::arch::x86_64::*;
+    let s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+    _mm_cvtsi128_si32(s)
+}
+
+/// One int8 dot product of two vectors (the shorter one's length counts), exact in i32 for
+/// values within ±127 (learned requests' vectors: `learn::quantize` clamps there).
+pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    let len = a.len().min(b.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if len >= 32 && std::arch::is_x86_feature_detected!("avx2") {
+            let whole = len - len % 32;
+            // SAFETY: the CPU supports AVX2 (checked just above); both slices hold `whole` bytes.
+            let head = unsafe { dot_i8_avx2(&a[..whole], &b[..whole]) };
+            return head + dot_i8_portable(&a[whole..len], &b[whole..len]);
+        }
+    }
+    dot_i8_portable(&a[..len], &b[..len])
+}
+
+/// [`dots_avx2`]'s sign trick for one pair (-128, whose negation wraps, is outside ±127).
+/// `a.len()` is a multiple of 32 and `b` as long.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_i8_avx2(a: &[i8], b: &[i8]) -> i32 {
+    use std::arch::x86_64::*;
+    let ones = _mm256_set1_epi16(1);
+    let mut acc = _mm256_setzero_si256();
+    for i in (0..a.len()).step_by(32) {
+        let x = _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i);
+        let y = _mm256_loadu_si256(b.as_ptr().add(i) as *const __m256i);
+        let pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(x), _mm256_sign_epi8(y, x));
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+    }
+    hsum_epi32(acc)
 }
 
 /// A model and the vectors of one document set.
