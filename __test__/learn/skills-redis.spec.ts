@@ -3,9 +3,8 @@
 // of a deployment; what one learns from a load_skill call preloads the skill for the other, a
 // forget reaches both and the server, and a server that stops answering never fails a generation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '@mastra/core/agent';
 import { SkillSearchProcessor, redisLearnStore } from '../../index.js';
-import { contextFor, scriptedModel, tempSkillsWorkspace, type TempWorkspace } from '../support/skill-search';
+import { agentTurn, skillsIn, tempSkillsWorkspace, type TempWorkspace } from '../support/skill-search';
 import { connectIoRedis, connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 
@@ -26,16 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function turn(processor: any, text: string, script: any[], resource = 'alice') {
-  const log: any[] = [];
-  const agent = new Agent({ id: 'skills-redis', name: 'skills-redis', instructions: 'Help.', model: scriptedModel(script, log) as any, workspace: fx.make(), inputProcessors: [processor] });
-  const requestContext = contextFor(`t-${Math.random()}`);
-  requestContext.set('mastra__resourceId', resource);
-  await agent.generate(text, { maxSteps: 4, requestContext: requestContext as any });
-  return log;
-}
-const skillsIn = (prompt: any[]) =>
-  prompt.filter((m) => m.role === 'system').map((m) => /^\[Skill: ([^\]]+)\]/.exec(typeof m.content === 'string' ? m.content : '')?.[1]).filter(Boolean);
+const turn = (processor: any, text: string, script: any[], resource = 'alice') => agentTurn(processor, fx.make(), text, script, resource);
 
 /** Polls `check` until it holds (the store's append is fire-and-forget). */
 async function eventually(check: () => Promise<boolean>, ms = 10_000) {

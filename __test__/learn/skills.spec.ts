@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '@mastra/core/agent';
 import { SkillSearchProcessor } from '../../index.js';
-import { call, contextFor, scriptedModel, step, tempSkillsWorkspace, type TempWorkspace } from '../support/skill-search';
+import { agentTurn, call, contextFor, scriptedModel, skillsIn, step, tempSkillsWorkspace, type TempWorkspace } from '../support/skill-search';
 
 let fx: TempWorkspace;
 beforeAll(() => {
@@ -25,16 +25,7 @@ const LOAD_DEPLOYMENT = [
 ];
 const ANSWER = [{ text: 'Sure.' }];
 
-async function turn(processor: any, text: string, script: any[], resource = 'alice', workspace = fx.make()) {
-  const log: any[] = [];
-  const agent = new Agent({ id: 'skills-learn', name: 'skills-learn', instructions: 'Help.', model: scriptedModel(script, log) as any, workspace, inputProcessors: [processor] });
-  const requestContext = contextFor(`t-${Math.random()}`);
-  requestContext.set('mastra__resourceId', resource);
-  await agent.generate(text, { maxSteps: 5, requestContext: requestContext as any });
-  return log;
-}
-const skillsIn = (prompt: any[]) =>
-  prompt.filter((m) => m.role === 'system').map((m) => /^\[Skill: ([^\]]+)\]/.exec(typeof m.content === 'string' ? m.content : '')?.[1]).filter(Boolean);
+const turn = (processor: any, text: string, script: any[], resource = 'alice') => agentTurn(processor, fx.make(), text, script, resource);
 
 function processor(options: any = {}, events?: any[]) {
   return new SkillSearchProcessor({ workspace: fx.make(), preload: events ? { onPreload: (e: any) => events.push(e) } : true, ...options });

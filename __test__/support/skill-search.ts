@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { MessageList } from '@mastra/core/agent';
+import { Agent, MessageList } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { LocalFilesystem, Workspace } from '@mastra/core/workspace';
 
@@ -141,6 +141,24 @@ export async function call(tool: any, input: unknown): Promise<any> {
 }
 
 export { scriptedModel } from './scripted-model';
+import { scriptedModel } from './scripted-model';
+
+/**
+ * One user turn of a real Agent over `workspace` with `processor` as its input processor, the
+ * model scripted by `script`, as `resource` (a thread of its own); resolves the model calls' log.
+ */
+export async function agentTurn(processor: any, workspace: Workspace, text: string, script: any[], resource = 'alice'): Promise<any[]> {
+  const log: any[] = [];
+  const agent = new Agent({ id: 'skills-turn', name: 'skills-turn', instructions: 'Help.', model: scriptedModel(script, log) as any, workspace, inputProcessors: [processor] });
+  const requestContext = contextFor(`t-${Math.random()}`);
+  requestContext.set('mastra__resourceId', resource);
+  await agent.generate(text, { maxSteps: 5, requestContext: requestContext as any });
+  return log;
+}
+
+/** The names of the skills a prompt's system messages carry (`[Skill: name]`). */
+export const skillsIn = (prompt: any[]): string[] =>
+  prompt.filter((m) => m.role === 'system').map((m) => /^\[Skill: ([^\]]+)\]/.exec(typeof m.content === 'string' ? m.content : '')?.[1]).filter((n): n is string => Boolean(n));
 
 export { shiftClock } from './clock';
 

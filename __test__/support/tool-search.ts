@@ -1,5 +1,6 @@
 // Shared fixtures for ToolSearchProcessor tests: tools, step args, and a runner that drives
 // the reference and our processor through the same calls.
+import { describe, expect, it } from 'vitest';
 import { createTool } from '@mastra/core/tools';
 import { MessageList } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
@@ -59,6 +60,28 @@ export async function step(p: any, opts: Parameters<typeof stepArgs>[0] = {}) {
     search: (query: any) => result.tools.search_tools.execute({ query }, {}),
     load: (input: any) => result.tools.load_tool.execute(input, {}),
   };
+}
+
+/** The name of the first hit `search_tools` gives `query` at a fresh step of `p`. */
+export async function firstHit(p: any, query: string): Promise<string | undefined> {
+  return (await (await step(p)).search(query)).results[0]?.name;
+}
+
+/**
+ * One test per case `[what, query, expected]`, in 'enhanced' and in 'hybrid' mode over `tools`:
+ * `query`'s first hit is `expected`.
+ */
+export function itFindsFirstInEnhancedAndHybrid(tools: Record<string, any>, cases: Array<[string, string, string]>) {
+  for (const mode of ['enhanced', 'hybrid'] as const) {
+    describe(`search.mode '${mode}'`, () => {
+      const processor = new Native({ tools, search: { mode } });
+      for (const [what, query, expected] of cases) {
+        it(`${what}: "${query}" finds ${expected} first`, async () => {
+          expect(await firstHit(processor, query)).toBe(expected);
+        });
+      }
+    });
+  }
 }
 
 /** JSON-normal form: drops undefined-valued keys the way a model would see the result. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTool } from '@mastra/core/tools';
-import { Native, Reference, step, tool } from '../support/tool-search';
+import { Native, Reference, firstHit, step, tool } from '../support/tool-search';
 
 const catalog = {
   // Traditional Chinese
@@ -29,7 +29,7 @@ const catalog = {
   }),
 };
 
-const top = async (p: any, query: string) => (await (await step(p)).search(query)).results[0]?.name;
+const top = firstHit;
 const enhanced = () => new Native({ tools: catalog, search: { mode: 'enhanced' } });
 const compatible = () => new Native({ tools: catalog });
 

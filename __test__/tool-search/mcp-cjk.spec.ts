@@ -3,7 +3,7 @@
 // about in its own words (ファイル, 退款, 브랜치) finds the English tool, the asked action picking
 // among siblings; the host's BM25 has no word in common to go on.
 import { describe, expect, it } from 'vitest';
-import { Native, Reference, step, toolsOf } from '../support/tool-search';
+import { Native, Reference, firstHit, itFindsFirstInEnhancedAndHybrid, step, toolsOf } from '../support/tool-search';
 
 const catalog = toolsOf([
   ['filesystem_read_file', 'Read the complete contents of a file from the file system.'],
@@ -42,24 +42,13 @@ const cases: Array<[string, string, string]> = [
   ['ko, click a button', '저장 버튼 클릭해 줘', 'browser_click'],
 ];
 
-const first = async (p: any, query: string) => (await (await step(p)).search(query)).results[0]?.name;
-
 describe('CJK requests for English-described MCP tools', () => {
-  for (const mode of ['enhanced', 'hybrid'] as const) {
-    describe(`search.mode '${mode}'`, () => {
-      const processor = new Native({ tools: catalog, search: { mode } });
-      for (const [what, query, expected] of cases) {
-        it(`${what}: "${query}" finds ${expected} first`, async () => {
-          expect(await first(processor, query)).toBe(expected);
-        });
-      }
-    });
-  }
+  itFindsFirstInEnhancedAndHybrid(catalog, cases);
 
   it('the host finds few of them (the requests share no word with their tools)', async () => {
     const host = new Reference({ tools: catalog });
     let right = 0;
-    for (const [, query, expected] of cases) if ((await first(host, query)) === expected) right += 1;
+    for (const [, query, expected] of cases) if ((await firstHit(host, query)) === expected) right += 1;
     expect(right).toBeLessThan(cases.length / 3);
   });
 

@@ -3,7 +3,7 @@
 // whose action the request asks for comes first, in English, Chinese, Japanese and Korean;
 // 'compatible' mode stays the host's ranking.
 import { describe, expect, it } from 'vitest';
-import { Native, Reference, step, toolsOf } from '../support/tool-search';
+import { Native, Reference, firstHit, itFindsFirstInEnhancedAndHybrid, step, toolsOf } from '../support/tool-search';
 
 const catalog = toolsOf([
   ['github_list_issues', 'List issues in a GitHub repository with filtering options'],
@@ -48,25 +48,14 @@ const cases: Array<[string, string, string]> = [
   ['ko, "PR": get', 'acme/web 의 PR 45 를 조회해 줘', 'github_get_pull_request'],
 ];
 
-const first = async (p: any, query: string) => (await (await step(p)).search(query)).results[0]?.name;
-
 describe('sibling tools: the asked action first', () => {
-  for (const mode of ['enhanced', 'hybrid'] as const) {
-    describe(`search.mode '${mode}'`, () => {
-      const processor = new Native({ tools: catalog, search: { mode } });
-      for (const [what, query, expected] of cases) {
-        it(`${what}: "${query}" finds ${expected} first`, async () => {
-          expect(await first(processor, query)).toBe(expected);
-        });
-      }
-    });
-  }
+  itFindsFirstInEnhancedAndHybrid(catalog, cases);
 
   it("the opposite action of a speech pair: synthesize vs recognize", async () => {
     for (const mode of ['enhanced', 'hybrid'] as const) {
       const processor = new Native({ tools: catalog, search: { mode } });
-      expect(await first(processor, 'Synthesize speech from this text')).toBe('speech_tts_synthesize');
-      expect(await first(processor, 'Recognize the speech in this audio file')).toBe('speech_stt_recognize');
+      expect(await firstHit(processor, 'Synthesize speech from this text')).toBe('speech_tts_synthesize');
+      expect(await firstHit(processor, 'Recognize the speech in this audio file')).toBe('speech_stt_recognize');
     }
   });
 
