@@ -7,12 +7,12 @@ import { SkillSearchProcessor, redisLearnStore } from '../../index.js';
 import { agentTurn, skillsIn, tempSkillsWorkspace, type TempWorkspace } from '../support/skill-search';
 import { connectIoRedis, connectNodeRedis } from '../support/redis-client';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
+import { eventually } from '../support/learn';
 
 const TEACH = 'get my work in front of users without anybody noticing a hiccup';
 const AGAIN = 'get our work in front of users without a hiccup please';
 const LOAD_DEPLOYMENT = [{ tool: 'load_skill', input: { skillName: 'deployment' } }, { text: 'Done.' }];
 const ANSWER = [{ text: 'Sure.' }];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let fx: TempWorkspace;
 let server: RedisServer;
@@ -27,14 +27,6 @@ afterAll(async () => {
 
 const turn = (processor: any, text: string, script: any[], resource = 'alice') => agentTurn(processor, fx.make(), text, script, resource);
 
-/** Polls `check` until it holds (the store's append is fire-and-forget). */
-async function eventually(check: () => Promise<boolean>, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(50);
-  }
-}
 
 describe('SkillSearchProcessor learn: a shared Redis store', () => {
   it('what one processor learns preloads for the other (node-redis beside ioredis); a forget reaches both and the server', async () => {

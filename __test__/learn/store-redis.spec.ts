@@ -11,14 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { redisLearnStore } from '../../index.js';
 import { LineChild } from '../support/line-child';
-import { connectIoRedis, connectNodeRedis } from '../support/redis-client';
-import { startRedisServer, type RedisServer } from '../support/redis-server';
+import { connectIoRedis, connectNodeRedis, useRedis } from '../support/redis-client';
+import { startRedisServer } from '../support/redis-server';
 import { runNode } from '../support/run-node';
-import { solve, answer, DINNER, DINNER_AGAIN, RATES, RATES_AGAIN } from '../support/learn';
+import { solve, answer, eventually, DINNER, DINNER_AGAIN, RATES, RATES_AGAIN } from '../support/learn';
 import type { ScriptStep } from '../support/scripted-model';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'learn-child.cjs');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Turn = { offered: string[][]; results: string[]; text: string };
 type Step = ScriptStep;
@@ -54,27 +53,9 @@ async function logRecords(admin: any, key: string): Promise<any[]> {
   return entries.map(([, fields]) => JSON.parse(fields[1]));
 }
 
-/** Waits until `check()` holds (polling), or fails after `ms`. */
-async function eventually(check: () => Promise<boolean>, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(100);
-  }
-}
 
-let server: RedisServer;
-let admin: Awaited<ReturnType<typeof connectNodeRedis>>;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  admin = await connectNodeRedis(server.url);
-});
-
-afterAll(async () => {
-  await admin?.close().catch(() => {});
-  await server?.close();
-});
+// (a real server for this file and an admin client on it, to read the log as Redis holds it)
+const redis = useRedis();
 
 for (const client of ['redis', 'ioredis']) {
   describe(`redisLearnStore shared by two processes (${client})`, () => {
@@ -83,8 +64,8 @@ for (const client of ['redis', 'ioredis']) {
     let b: LearnChild;
 
     beforeAll(async () => {
-      a = LearnChild.start(client, server.port, prefix);
-      b = LearnChild.start(client, server.port, prefix);
+      a = LearnChild.start(client, redis.server.port, prefix);
+      b = LearnChild.start(client, redis.server.port, prefix);
       await Promise.all([a.ready, b.ready]);
     });
     afterAll(async () => {
@@ -97,7 +78,7 @@ for (const client of ['redis', 'ioredis']) {
       const taught = await a.turn(DINNER, 'alice', solve('book_table'));
       expect(taught.results).toContain('book_table');
       expect(await a.stats()).toMatchObject({ examples: 1, store: 'redis', lastOutage: null });
-      await eventually(async () => (await logRecords(admin, `${prefix}log`)).length === 1);
+      await eventually(async () => (await logRecords(redis.client, `${prefix}log`)).length === 1);
       const after = await b.turn(DINNER_AGAIN, 'alice', answer);
       expect(after.offered[0]).toContain('book_table');
       expect(await b.stats()).toMatchObject({ examples: 1, resources: 1, store: 'redis' });
@@ -105,7 +86,7 @@ for (const client of ['redis', 'ioredis']) {
       await a.turn('hello there', 'alice', answer);
       expect(await a.stats()).toMatchObject({ examples: 1 });
       // What is stored: hashed terms, not the request text.
-      const [record] = await logRecords(admin, `${prefix}log`);
+      const [record] = await logRecords(redis.client, `${prefix}log`);
       expect(record).toMatchObject({ type: 'example', resource: 'alice', tool: 'book_table', partition: 'r:alice' });
       expect(JSON.stringify(record)).not.toMatch(/dinner|Luigi/i);
       // Scope 'resource': another resource is not served by it.
@@ -114,12 +95,12 @@ for (const client of ['redis', 'ioredis']) {
 
     it('forgetLearnedResource in A deletes the records from Redis and reaches B', async () => {
       await a.turn(RATES, 'carol', solve('convert_currency'));
-      await eventually(async () => (await logRecords(admin, `${prefix}log`)).some((r) => r.resource === 'carol'));
+      await eventually(async () => (await logRecords(redis.client, `${prefix}log`)).some((r) => r.resource === 'carol'));
       expect((await b.turn(RATES_AGAIN, 'carol', answer)).offered[0]).toContain('convert_currency');
       expect((await b.turn(DINNER_AGAIN, 'alice', answer)).offered[0]).toContain('book_table');
 
       expect(await a.forget('alice')).toBe(1);
-      const left = await logRecords(admin, `${prefix}log`);
+      const left = await logRecords(redis.client, `${prefix}log`);
       expect(left.filter((r) => r.resource === 'alice').map((r) => r.type)).toEqual(['forget']);
       expect(left.filter((r) => r.type === 'example').map((r) => r.resource)).toEqual(['carol']);
       // B drops alice at its next step; carol's evidence stays.
@@ -135,7 +116,7 @@ for (const client of ['redis', 'ioredis']) {
       await b.turn(MAIL, 'dave', solve('send_email'));
       await eventually(async () => (await a.turn('hello', 'dave', answer), (await a.stats()).examples === 3));
       await b.clear();
-      const left = await logRecords(admin, `${prefix}log`);
+      const left = await logRecords(redis.client, `${prefix}log`);
       expect(left.map((r) => r.type)).toEqual(['clear']);
       expect((await a.turn(MAIL_AGAIN, 'dave', answer)).offered[0]).not.toContain('send_email');
       expect((await a.turn(DINNER_AGAIN, 'alice', answer)).offered[0]).not.toContain('book_table');
@@ -153,8 +134,8 @@ for (const client of ['redis', 'ioredis']) {
 describe("redisLearnStore: scope 'global' across processes", () => {
   it('agreement of distinct resources is counted over every process', async () => {
     const prefix = 'learn-global:';
-    const a = LearnChild.start('redis', server.port, prefix, 'global');
-    const b = LearnChild.start('ioredis', server.port, prefix, 'global');
+    const a = LearnChild.start('redis', redis.server.port, prefix, 'global');
+    const b = LearnChild.start('ioredis', redis.server.port, prefix, 'global');
     try {
       await Promise.all([a.ready, b.ready]);
       await a.turn(DINNER, 'alice', solve('book_table'));
@@ -218,14 +199,14 @@ for (const client of ['redis', 'ioredis']) {
 describe('redisLearnStore: bounds and the log', () => {
   for (const client of ['redis', 'ioredis']) {
     it(`maxRecords holds in Redis; reads are oldest first, in batches (${client})`, async () => {
-      const c: any = client === 'redis' ? await connectNodeRedis(server.url) : await connectIoRedis(server.port);
+      const c: any = client === 'redis' ? await connectNodeRedis(redis.server.url) : await connectIoRedis(redis.server.port);
       try {
         const store = redisLearnStore({ client: c, keyPrefix: `bound-${client}:`, maxRecords: 50, batchSize: 20 });
         expect(store).toMatchObject({ kind: 'redis', client, key: `bound-${client}:log`, maxRecords: 50 });
         for (let i = 0; i < 120; i++) {
           await store.append({ partition: 'r:u', resource: `u${i % 7}`, tool: `tool${i}`, time: i, payload: 'AQAAAAEAAAABAA==' });
         }
-        expect(Number(await admin.sendCommand(['XLEN', store.key]))).toBe(50);
+        expect(Number(await redis.client.sendCommand(['XLEN', store.key]))).toBe(50);
         const tools: string[] = [];
         let cursor: string | undefined;
         let pages = 0;
@@ -246,7 +227,7 @@ describe('redisLearnStore: bounds and the log', () => {
         expect(await store.forgetResource('u3', { tombstone })).toBe(u3);
         const after = await store.read(cursor);
         expect(after.records).toEqual([tombstone]);
-        expect(Number(await admin.sendCommand(['XLEN', store.key]))).toBe(50 - u3 + 1);
+        expect(Number(await redis.client.sendCommand(['XLEN', store.key]))).toBe(50 - u3 + 1);
         await store.clear();
         expect((await store.read(undefined)).records.map((r: any) => r.type)).toEqual(['clear']);
         // (the stream's ids never go back after a clear: an old cursor still reads what follows)
@@ -260,12 +241,12 @@ describe('redisLearnStore: bounds and the log', () => {
   }
 
   it('entries this version cannot read are skipped, never applied (a store is not a trust boundary)', async () => {
-    const c = await connectNodeRedis(server.url);
+    const c = await connectNodeRedis(redis.server.url);
     try {
       const store = redisLearnStore({ client: c as any, keyPrefix: 'forged:' });
-      await admin.sendCommand(['XADD', 'forged:log', '*', 'r', 'not json']);
-      await admin.sendCommand(['XADD', 'forged:log', '*', 'other', 'field']);
-      await admin.sendCommand(['XADD', 'forged:log', '*', 'r', JSON.stringify({ type: 'example', partition: 'r:u', resource: 'u', tool: 'book_table', time: 1, payload: 'garbage' })]);
+      await redis.client.sendCommand(['XADD', 'forged:log', '*', 'r', 'not json']);
+      await redis.client.sendCommand(['XADD', 'forged:log', '*', 'other', 'field']);
+      await redis.client.sendCommand(['XADD', 'forged:log', '*', 'r', JSON.stringify({ type: 'example', partition: 'r:u', resource: 'u', tool: 'book_table', time: 1, payload: 'garbage' })]);
       const page = await store.read(undefined);
       expect(page.records).toHaveLength(1);
       expect(page.cursor).toMatch(/^\d+-\d+$/);
@@ -286,7 +267,7 @@ describe('redisLearnStore: nothing keeps Node alive', () => {
   for (const client of ['redis', 'ioredis']) {
     it(`a process exits by itself after its work, the store still configured and failing (${client})`, async () => {
       const started = Date.now();
-      const run = await runNode([FIXTURE, client, String(server.port), `alive-${client}:`, 'resource', 'oneshot'], 20_000);
+      const run = await runNode([FIXTURE, client, String(redis.server.port), `alive-${client}:`, 'resource', 'oneshot'], 20_000);
       expect(run.signal).toBeNull();
       expect(run.status).toBe(0);
       const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
@@ -295,7 +276,7 @@ describe('redisLearnStore: nothing keeps Node alive', () => {
       expect(out.warnings).toHaveLength(1);
       expect(out.stats.lastOutage).not.toBeNull();
       expect(Date.now() - started).toBeLessThan(15_000);
-      expect(await logRecords(admin, `alive-${client}:log`)).toHaveLength(1);
+      expect(await logRecords(redis.client, `alive-${client}:log`)).toHaveLength(1);
     });
   }
 });
