@@ -663,6 +663,28 @@ mod tests {
         }
     }
 
+    /// The learned requests' dot product (learn/terms.rs uses it) is exact at every length.
+    #[test]
+    fn dot_i8_equals_the_plain_sum_at_every_length_and_at_the_extremes() {
+        let mut seed = 12345u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            ((seed >> 16) as u8 as i8).max(-127)
+        };
+        for len in [0, 1, 31, 32, 33, 64, 100, 256, 511, 512] {
+            let a: Vec<i8> = (0..len).map(|_| next()).collect();
+            let b: Vec<i8> = (0..len).map(|_| next()).collect();
+            let plain: i32 = a.iter().zip(&b).map(|(&x, &y)| x as i32 * y as i32).sum();
+            assert_eq!(dot_i8(&a, &b), plain, "len {len}");
+            let low = vec![-127i8; len];
+            let high = vec![127i8; len];
+            assert_eq!(dot_i8(&low, &high), -127 * 127 * len as i32, "len {len}");
+            assert_eq!(dot_i8(&low, &low), 127 * 127 * len as i32, "len {len}");
+        }
+        // (unequal lengths: the shorter one counts)
+        assert_eq!(dot_i8(&[1; 40], &[2; 33]), 66);
+    }
+
     /// A set large enough for the shared scan (two threads, in chunks) scores every row as
     /// one thread does, the last partial chunk included.
     #[test]
