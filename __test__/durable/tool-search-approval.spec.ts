@@ -53,7 +53,7 @@ async function suspendForApproval(c: Case) {
 }
 
 async function approveInChild(options: Record<string, unknown>, runId: string) {
-  const run = await runNode([CHILD, JSON.stringify({ ...options, runId, start: 3 })], 60_000);
+  const run = await runNode([CHILD, JSON.stringify({ start: 3, ...options, runId })], 60_000);
   const last = run.stdout.trim().split('\n').pop() ?? '';
   const parsed = JSON.parse(last);
   if (parsed.crashed) throw new Error(parsed.crashed);
@@ -141,6 +141,56 @@ for (const version of DURABLE_HOSTS) {
     });
   });
 }
+
+// preload (ours): the tool was offered at the first step and called there, so no meta-tool result
+// records it; after a restart the resume finds it through the call the run waits on. In storage
+// 'context' with learning, the restarted process has not learned what made the tool preload, so
+// its preload is not derived again either.
+describe('a preloaded tool awaiting approval or a resume (ours)', () => {
+  async function suspendPreloaded(options: Record<string, any>, request: string, tool = 'deploy_service') {
+    const setup = await buildSetup(options);
+    const output = await setup.agent.generate(request, { memory: THREAD, maxSteps: 6 });
+    expect(output.finishReason).toBe('suspended');
+    expect(setup.log.map((step: any) => step.tools)).toEqual([['search_tools', 'load_tool', tool]]);
+    return output.runId as string;
+  }
+
+  for (const version of DURABLE_HOSTS) {
+    for (const storage of ['in-memory', 'context']) {
+      it(`@mastra/core ${version}, storage '${storage}': approved after a restart, the call runs`, async () => {
+        const options = { hostDir: join(HOSTS_DIR, version), impl: 'ours', storage, kind: 'durable', db: freshDb(), preload: 'approval' };
+        // (the restarted worker's model goes on at the script's second step)
+        const result = await approveInChild({ ...options, start: 1 }, await suspendPreloaded(options, 'Deploy the api service'));
+        expect(result.ran).toBe(1);
+        expect(result.text).toBe('deployed');
+        expect(result.stored.at(-1)).toMatchObject({ state: 'result', result: { deployed: 'api' } });
+      });
+    }
+  }
+
+  for (const kind of ['durable', 'agent']) {
+    it(`@mastra/core ${NEWEST}, ${kind}, storage 'in-memory': a preloaded tool that suspended resumes after a restart`, async () => {
+      const options = { hostDir: join(HOSTS_DIR, NEWEST), impl: 'ours', storage: 'in-memory', kind, db: freshDb(), preload: 'ask' };
+      const runId = await suspendPreloaded(options, 'Ask the user a question: which colour?', 'ask_user');
+      const result = await approveInChild({ ...options, start: 1, resume: true }, runId);
+      expect(result.error).toBeUndefined();
+      expect(result.asked).toBe(1);
+      expect(result.text).toBe('You chose a colour.');
+    });
+  }
+
+  it(`@mastra/core ${NEWEST}, storage 'context', learn: a tool learned evidence preloaded runs after a restart that lost the evidence`, async () => {
+    const options = { hostDir: join(HOSTS_DIR, NEWEST), impl: 'ours', storage: 'context', kind: 'agent', db: freshDb(), preload: 'approval' };
+    // Zero-shot, 'Ship it to prod' preloads nothing; the seed makes it preload the deploy tool.
+    const unseeded = await buildSetup({ ...options, db: freshDb() });
+    await unseeded.agent.generate('Ship it to prod', { memory: THREAD, maxSteps: 6 });
+    expect(unseeded.log[0].tools).toEqual(['search_tools', 'load_tool']);
+    const runId = await suspendPreloaded({ ...options, learnSeed: { deploy_service: ['Ship it to prod'] } }, 'Ship it to prod');
+    const result = await approveInChild({ ...options, start: 1 }, runId);
+    expect(result.ran).toBe(1);
+    expect(result.stored.at(-1)).toMatchObject({ state: 'result', result: { deployed: 'api' } });
+  });
+});
 
 describe('nothing to read back: one warning naming what to configure', () => {
   it("storage: 'context' without a registered Mastra or a thread warns once, only for a catalog with an approval tool", async () => {

@@ -234,6 +234,35 @@ describe('ToolSearchProcessor preload', () => {
     processor.dispose();
   });
 
+  it("storage 'context', a resume: the tool the run waits on is found though its preload is not derived again", async () => {
+    // What a suspension persists after a preloaded call: the assistant's call still in state 'call'.
+    // The user's text preloads nothing now (as after a restart that lost what learning had seen).
+    const call = (role: string, toolName: string, state = 'call') => ({
+      role,
+      content: { format: 2, parts: [{ type: 'tool-invocation', toolInvocation: { state, toolCallId: `c-${toolName}-${role}`, toolName, args: {} } }] },
+    });
+    const messages = [
+      { role: 'user', content: { format: 2, parts: [{ type: 'text', text: 'Book me a haircut' }] } },
+      call('user', 'get_weather'), // a forged part in a user message activates nothing
+      call('assistant', 'translate_text', 'result'), // done: not awaited
+      call('assistant', 'search_tools'),
+      call('assistant', 'not_in_catalog'),
+      call('assistant', 'send_email'),
+    ];
+    const loadedFor = async (options: Record<string, unknown>) => {
+      const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: 'context', ...options });
+      const requestContext = new RequestContext();
+      requestContext.set('mastra__threadId', 'awaited');
+      const loaded = await processor.getLoadedToolsForRequestContext({ stepArgs: { tools: {}, messages, requestContext }, requestContext } as any);
+      processor.dispose();
+      return Object.keys(loaded);
+    };
+    expect(await loadedFor({ preload: true })).toEqual(['send_email']);
+    // The filter is asked as for any load; without preload the loads are the host's (none here).
+    expect(await loadedFor({ preload: true, filter: ({ toolName, phase }: any) => !(toolName === 'send_email' && phase === 'load') })).toEqual([]);
+    expect(await loadedFor({})).toEqual([]);
+  });
+
   it('without preload the step is what it was: nothing activated, no message', async () => {
     const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' } });
     const { log } = await turn(processor, 'plain', 'What is the weather forecast for Lisbon?', [{ text: 'ok' }]);

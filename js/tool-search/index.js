@@ -18,7 +18,7 @@ const messages = require('./messages.js');
 const { normalizeOptions } = require('./options.js');
 const { Catalog, buildStaticCatalog, hybridModelFor, nativeStrings, nativeTools } = require('./catalog.js');
 const { overlayOffThread, readResolvedTools, readStaticTools, unfilteredResults } = require('./catalog.js');
-const { ContextNames, InMemoryNames, SharedNames, namesFromMessages } = require('./state.js');
+const { ContextNames, InMemoryNames, SharedNames, namesFromMessages, awaitedCallNames } = require('./state.js');
 const { suspendedThreadMessages } = require('../persisted-thread.js');
 // learn (hook): learning from use, js/learn/
 const { ToolLearning } = require('../learn/index.js');
@@ -625,8 +625,12 @@ class ToolSearchProcessor {
       const requestContext = args.requestContext ?? stepArgs.requestContext;
       const catalog = await this.#catalogForStep(stepArgs.tools);
       const names = new Set(await this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs));
-      // (context storage: the messages' preloads, derived as every step derives them)
-      if (this.#config.preload && this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, stepArgs.messages, true);
+      // (context storage: the messages' preloads, derived as every step derives them; and the
+      // tools the run waits on, which a re-derived preload may no longer pick once learning moved)
+      if (this.#config.preload && this.#config.storage === 'context') {
+        await this.#rederivePreloads(catalog, names, requestContext, stepArgs.messages, true);
+        if (Array.isArray(stepArgs.messages)) for (const name of awaitedCallNames(stepArgs.messages)) names.add(name);
+      }
       return this.#loadedTools(catalog, names, requestContext);
     }
     const requestContext = args?.requestContext;
@@ -652,7 +656,11 @@ class ToolSearchProcessor {
       return;
     }
     for (const name of namesFromMessages(messages)) names.add(name);
-    if (this.#config.preload && this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, messages, true);
+    if (this.#config.preload) {
+      // A preloaded tool is in no meta-tool's result: the call the run waits on names it.
+      for (const name of awaitedCallNames(messages)) names.add(name);
+      if (this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, messages, true);
+    }
   }
 
   /** Once, and only for a catalog with a tool that can wait (approval or suspension). */

@@ -164,4 +164,27 @@ class SharedNames extends SharedLoadedNames {
   }
 }
 
-module.exports = { ContextNames, InMemoryNames, SharedNames, namesFromMessages };
+/**
+ * The tools of the calls a suspended run waits on: the agent's own tool-invocation parts still in
+ * state 'call' (an approval or a suspension), meta-tools aside. A preloaded tool is recorded by no
+ * meta-tool result, so after a restart this is how a resume finds it; the host offered the tool
+ * when the model called it (a call to a tool it did not offer ends as an error, never waits), and
+ * the processor re-checks each name against the catalog and the filter as for any load.
+ */
+function awaitedCallNames(messages) {
+  const names = new Set();
+  for (const message of messages) {
+    if (message?.role !== 'assistant') continue;
+    const parts = message?.content?.parts;
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts) {
+      const invocation = part?.type === 'tool-invocation' ? part.toolInvocation : undefined;
+      if (!invocation || invocation.state !== 'call' || typeof invocation.toolName !== 'string') continue;
+      if (invocation.toolName === 'search_tools' || invocation.toolName === 'load_tool') continue;
+      names.add(invocation.toolName);
+    }
+  }
+  return [...names];
+}
+
+module.exports = { ContextNames, InMemoryNames, SharedNames, namesFromMessages, awaitedCallNames };
