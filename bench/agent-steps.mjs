@@ -40,7 +40,7 @@
 // machinery over a range of N.
 //
 //   node bench/agent-steps.mjs [--tasks 300] [--set metatool|mcp|multilingual] [--split test|dev]
-//     [--model oracle|gullible|both] [--embedder] [--warmup N] [--learn '{...}'] [--unseen-tools F]
+//     [--model oracle|gullible|both] [--embedder[=minilm|mpnet|e5]] [--warmup N] [--learn '{...}'] [--unseen-tools F]
 //     [--preload '{...}'] [--only <label part>] [--json]
 //   (also part of `npm run bench`)
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,7 @@ import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { ToolSearchProcessor as Native } from '../index.js';
 import { localEncoder } from './local-encoder/index.mjs';
+import { createRequire } from 'node:module';
 import { hybridModelOption, mcpCatalog, mcpQueries, readJsonl } from './util.mjs';
 
 const MAX_STEPS = 6;
@@ -72,7 +73,7 @@ export function configsFor({ hybrid = hybridModelOption(), warmup = 0, encoder }
     ...(hybrid ? [['ours, hybrid + preload', Native, { mode: 'hybrid', ...hybrid }, { preload: true }]] : []),
     ...(warmup > 0 ? [[`ours, enhanced + preload${LEARN_SUFFIX}`, Native, { mode: 'enhanced' }, learn]] : []),
     ...(hybrid && warmup > 0 ? [[`ours, hybrid + preload${LEARN_SUFFIX}`, Native, { mode: 'hybrid', ...hybrid }, learn]] : []),
-    ...(encoder ? [['ours, hybrid + embedder (MiniLM) + preload', Native, { mode: 'hybrid', ...hybrid, embedder: encoder.model, embedderTimeoutMs: 60_000 }, { preload: true }]] : []),
+    ...(encoder ? [[`ours, hybrid + embedder (${encoder.model.modelId}) + preload`, Native, { mode: 'hybrid', ...hybrid, embedder: encoder.model, embedderTimeoutMs: 60_000 }, { preload: true }]] : []),
   ];
 }
 
@@ -489,8 +490,13 @@ function option(name, fallback) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const hybrid = hybridModelOption();
-  // --embedder: also 'hybrid' with a real encoder as search.embedder (bench/local-encoder).
-  const encoder = hybrid && process.argv.includes('--embedder') ? await localEncoder() : undefined;
+  // --embedder (MiniLM) or --embedder=mpnet|e5: also 'hybrid' with a real encoder as
+  // search.embedder (bench/local-encoder).
+  const embedderArg = process.argv.find((a) => a === '--embedder' || a.startsWith('--embedder='));
+  const encoder = hybrid && embedderArg ? await localEncoder(embedderArg.split('=')[1] ?? 'minilm') : undefined;
+  // A local encoder can take longer than the 10 s a catalog's first step waits for its vectors;
+  // the row must measure the embedder, not the fallback.
+  if (encoder) createRequire(import.meta.url)('../js/embedder.js').TIMINGS.catalogWaitMs = 30 * 60_000;
   const modelOption = option('model', 'both');
   const models = modelOption === 'both' ? ['oracle', 'gullible'] : [modelOption];
   if (models.some((m) => !(m in MODELS))) throw new Error(`--model: oracle, gullible or both, not ${modelOption}`);

@@ -128,7 +128,8 @@ export async function localEncoder(name = 'minilm') {
     specificationVersion: 'v2',
     provider: 'local',
     modelId: encoder.modelId,
-    maxEmbeddingsPerCall: 512,
+    // Small batches: a 440-tool catalog in one call takes MPNet past the 30 s batch timeout on 2 cores.
+    maxEmbeddingsPerCall: 64,
     supportsParallelCalls: false,
     async doEmbed({ values }) {
       const missing = values.filter((v) => !cache.has(v));
