@@ -17,7 +17,7 @@ import { useRedis } from '../support/redis-client';
 import { runNode } from '../support/run-node';
 
 const setupModule = createRequire(__filename)('../fixtures/durable-setup.cjs');
-const { buildSetup, approve, storedInvocations, THREAD } = setupModule;
+const { buildSetup, approve, decline, storedInvocations, THREAD } = setupModule;
 const CHILD = join(__dirname, '..', 'fixtures', 'durable-approve-child.cjs');
 
 /** Hosts whose @mastra/core exports agent/durable (every installed one today). */
@@ -177,6 +177,28 @@ describe('a preloaded tool awaiting approval or a resume (ours)', () => {
       expect(result.asked).toBe(1);
       expect(result.text).toBe('You chose a colour.');
     });
+  }
+
+  // learn: an approved call returned, so it is learned; a declined one never ran and is not.
+  for (const version of [DURABLE_HOSTS[0], NEWEST]) {
+    for (const kind of ['agent', 'durable']) {
+      it(`@mastra/core ${version}, ${kind}, learn: an approved call is learned, a declined one is not`, async () => {
+        const learned: Record<string, number> = {};
+        for (const answer of ['approve', 'decline'] as const) {
+          // (a seed for another tool turns learn on; a resource id comes from the memory)
+          const options = { hostDir: join(HOSTS_DIR, version), impl: 'ours', storage: 'in-memory', kind, db: freshDb(), preload: 'approval', learnSeed: { weather: ['Is it raining outside?'] } };
+          const setup = await buildSetup(options);
+          const output = await setup.agent.generate('Deploy the api service', { memory: THREAD, maxSteps: 6 });
+          expect(output.finishReason).toBe('suspended');
+          const done = answer === 'approve' ? await approve(setup.agent, output.runId) : await decline(setup.agent, output.runId);
+          expect(done.error).toBeUndefined();
+          expect(setup.ran.deploy).toBe(answer === 'approve' ? 1 : 0);
+          learned[answer] = setup.processor.getLearningStats().examples;
+          setup.processor.dispose();
+        }
+        expect(learned).toEqual({ approve: 1, decline: 0 });
+      });
+    }
   }
 
   it(`@mastra/core ${NEWEST}, storage 'context', learn: a tool learned evidence preloaded runs after a restart that lost the evidence`, async () => {
