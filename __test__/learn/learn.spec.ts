@@ -27,6 +27,8 @@ function catalog() {
     flaky: make('flaky', 'Order groceries for delivery.', async () => {
       throw new Error('upstream down');
     }),
+    // An MCP server's error as @mastra/mcp returns it (up to 1.12, later with onToolError: 'return')
+    track_parcel: make('track_parcel', 'Track a parcel by its tracking number.', async () => ({ isError: true, content: [{ type: 'text', text: 'Error: no such parcel' }] })),
     audited: make('audited', 'Book a taxi ride.', async () => {
       deniedAfterRun = true;
       return { ok: 'audited' };
@@ -71,13 +73,14 @@ describe('ToolSearchProcessor learn: the signal', () => {
     processor.dispose();
   });
 
-  it('failed calls, meta-tools, pass-through tools and tools the filter denies are never learned', async () => {
+  it('failed calls (thrown, or an MCP error result), meta-tools, pass-through tools and tools the filter denies are never learned', async () => {
     deniedAfterRun = false;
     const processor = processorWith(true);
     await turn(processor, 'get me some milk and eggs delivered', solve('flaky'), 'u1');
     await turn(processor, 'say hello back to me', [{ tool: 'echo', input: {} }, { text: 'done' }], 'u1');
     await turn(processor, 'find me something', [{ tool: 'search_tools', input: { query: 'anything' } }, { text: 'done' }], 'u1');
     await turn(processor, 'ride to the airport please', solve('audited'), 'u1');
+    await turn(processor, 'where is my parcel 1Z999', solve('track_parcel'), 'u1');
     expect(processor.getLearningStats()).toMatchObject({ examples: 0 });
     // ...while a call that returned is (the same run shape)
     await turn(processor, DINNER, solve('book_table'), 'u1');

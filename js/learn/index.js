@@ -69,9 +69,13 @@ function resourceIdOf(requestContext) {
   return typeof fromMemory === 'string' && fromMemory ? fromMemory : undefined;
 }
 
-/** Whether a tool result is Mastra's input-validation failure (returned, not thrown). */
-function isValidationFailure(result) {
-  return result !== null && typeof result === 'object' && result.error === true;
+/**
+ * Whether a tool result is a failure that was returned, not thrown: Mastra's input-validation
+ * failure (`error: true`), or an MCP tool's error result (`isError: true`, which @mastra/mcp
+ * returns as the call's result up to 1.12, and later with `onToolError: 'return'`).
+ */
+function isReturnedFailure(result) {
+  return result !== null && typeof result === 'object' && (result.error === true || result.isError === true);
 }
 
 /** FUSED_WEIGHTS applied to one candidate of preload's ranking. */
@@ -184,7 +188,7 @@ class ToolLearning {
    */
   async observe(args, catalog, preferId, allowed) {
     return this.observeCalls(args, async (call) => {
-      if (isValidationFailure(call.result)) return undefined;
+      if (isReturnedFailure(call.result)) return undefined;
       const found = this.#resolve(catalog, call.toolName, preferId);
       return found && (await allowed(found.tool)) ? found.name : undefined;
     });
