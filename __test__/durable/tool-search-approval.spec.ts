@@ -125,6 +125,26 @@ describe(`a shared store (redisStore) on @mastra/core ${NEWEST}`, () => {
     expect(result.ran).toBe(1);
     expect(result.stored.at(-1)).toMatchObject({ state: 'result', result: { deployed: 'api' } });
   });
+
+  // An approval can come after the thread's key expired (ttl, an hour idle by default): the loads
+  // are read back from the thread's persisted messages, as in the other storages.
+  for (const preload of [undefined, 'approval']) {
+    it(`ours${preload ? ', preloaded' : ''}: approve after a restart and the key's expiry, the call runs`, async () => {
+      const prefix = `durable-expired-${preload ?? 'load'}-${Date.now()}`;
+      const options = { hostDir: join(HOSTS_DIR, NEWEST), impl: 'ours', storage: 'redis', kind: 'durable', db: freshDb(), redisUrl: redis.server.url, redisPrefix: prefix, ...(preload ? { preload } : {}) };
+      const setup = await buildSetup(options);
+      const output = await setup.agent.generate('Deploy the api service', { memory: THREAD, maxSteps: 6 });
+      expect(output.finishReason).toBe('suspended');
+      await setup.redis.close();
+      const key = `${prefix}:${THREAD.thread}`;
+      expect(await redis.client.zRange(key, 0, -1)).toContain('deploy_service');
+      await redis.client.del(key);
+      const result = await approveInChild({ ...options, ...(preload ? { start: 1 } : {}) }, output.runId as string);
+      expect(result.ran).toBe(1);
+      expect(result.stored.at(-1)).toMatchObject({ state: 'result', result: { deployed: 'api' } });
+      expect(result.warnings).toEqual([]);
+    });
+  }
 });
 
 for (const version of DURABLE_HOSTS) {

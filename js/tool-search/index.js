@@ -637,9 +637,10 @@ class ToolSearchProcessor {
     const threadId = threadIdOf(requestContext);
     const catalog = await this.#catalogForStep(args?.tools);
     const names = new Set(await this.#store.loadedNames(threadId, undefined));
-    // A shared store outlives the process; the other storages read a suspended run's loads
-    // back from the thread's persisted messages (a resume after expiry or a restart).
-    if (!this.#shared) await this.#addPersistedLoads(catalog, names, threadId, requestContext);
+    // A suspended run's loads are read back from the thread's persisted messages (a resume after
+    // the registry entry expired or a restart), with a shared store too: it outlives the process
+    // but not its TTL (an approval the next day).
+    await this.#addPersistedLoads(catalog, names, threadId, requestContext);
     return this.#loadedTools(catalog, names, requestContext);
   }
 
@@ -647,12 +648,13 @@ class ToolSearchProcessor {
    * The resume path without step messages (the host rebuilds a run's tools after its registry
    * entry expired or the process restarted): when the thread has a run waiting for an approval
    * or a resume, the loads its persisted messages record (and, in context storage, their
-   * preloads) join `names`. Where nothing can be read, one warning says what to configure.
+   * preloads) join `names`. Where nothing can be read, one warning says what to configure
+   * (not with a shared store, which holds the loads itself).
    */
   async #addPersistedLoads(catalog, names, threadId, requestContext) {
     const { messages, reason } = await suspendedThreadMessages(this.#mastra, threadId);
     if (!messages) {
-      if (reason === 'no-thread' || reason === 'no-storage') this.#warnResumeBlind(catalog, reason);
+      if (!this.#shared && (reason === 'no-thread' || reason === 'no-storage')) this.#warnResumeBlind(catalog, reason);
       return;
     }
     for (const name of namesFromMessages(messages)) names.add(name);
