@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error an .mjs script without types
 import { buildSet, CATEGORIES } from '../../scripts/record-bfcl.mjs';
 
 const DATA_DIR = join(__dirname, '..', '..', 'data', 'bfcl');

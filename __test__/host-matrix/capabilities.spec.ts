@@ -2,7 +2,6 @@
 // rules of the last row at or below them; an unreadable version gets the newest rules.
 import { describe, expect, it } from 'vitest';
 
-// @ts-expect-error plain CommonJS module without types
 import { capabilitiesFor, host } from '../../js/host.js';
 
 describe('host capabilities', () => {

@@ -17,7 +17,7 @@ const { learnOptionsOf } = require('../../js/learn/options.js');
 
 let deniedAfterRun = false;
 function catalog() {
-  const make = (id: string, description: string, execute = async () => ({ ok: id })) =>
+  const make = (id: string, description: string, execute: () => Promise<unknown> = async () => ({ ok: id })) =>
     createTool({ id, description, inputSchema: z.object({}).passthrough(), execute });
   return {
     book_table: make('book_table', 'Reserve a table at a restaurant.'),
@@ -40,7 +40,7 @@ const passThrough = { echo: createTool({ id: 'echo', description: 'Echo.', input
 async function turn(processor: any, text: string, script: ScriptStep[], resource?: string, thread = `t-${Math.random()}`) {
   const log: ModelCall[] = [];
   const agent = new Agent({ id: 'learn', name: 'learn', instructions: 'Help.', model: scriptedModel(script, log) as any, tools: passThrough, inputProcessors: [processor] });
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', thread);
   if (resource) requestContext.set('mastra__resourceId', resource);
   const result = await agent.generate(text, { maxSteps: 5, requestContext });

@@ -37,7 +37,7 @@ function catalog() {
 async function turn(processor: any, text: string, script: ScriptStep[], resource = 'alice') {
   const log: ModelCall[] = [];
   const agent = new Agent({ id: 'learn', name: 'learn', instructions: 'Help.', model: scriptedModel(script, log) as any, inputProcessors: [processor] });
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', `t-${Math.random()}`);
   requestContext.set('mastra__resourceId', resource);
   const result = await agent.generate(text, { maxSteps: 5, requestContext });

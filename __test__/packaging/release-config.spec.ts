@@ -33,7 +33,7 @@ describe('release configuration', () => {
     expect(pkg.napi.targets.map(platformOf)).toEqual([...Object.keys(expected), 'wasm32-wasi']);
   });
 
-  it.each(Object.entries(expected))('npm/%s: name, version, os/cpu/libc, binary, engines', (platform, want) => {
+  it.each(Object.entries(expected))('npm/%s: name, version, os/cpu/libc, binary, engines', (platform, want: any) => {
     const sub = JSON.parse(readFileSync(join(root, 'npm', platform, 'package.json'), 'utf8'));
     expect(sub.name).toBe(`${pkg.name}-${platform}`);
     expect(sub.version).toBe(pkg.version);

@@ -5,7 +5,6 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-// @ts-expect-error plain ESM script without types
 import { stagePackageInto } from '../../scripts/hosts.mjs';
 
 const root = join(__dirname, '..', '..');

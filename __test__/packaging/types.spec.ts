@@ -1,7 +1,7 @@
 // The public types, compiled as a user's code: __test__/packaging/types/usage.ts (CommonJS-mode import,
 // index.d.ts) and the same file as usage.mts (ESM import, index.d.mts), with TypeScript 5.9, 6
-// and 7, against the @mastra/core of the repo (1.59) and of every host in the matrix. Its
-// @ts-expect-error lines must error, so a type that grows too loose fails here too.
+// and 7, against the @mastra/core of the repo (1.59) and of every host in the matrix. Its lines
+// marked ts-expect-error must error, so a type that grows too loose fails here too.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

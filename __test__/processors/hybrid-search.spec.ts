@@ -426,7 +426,7 @@ describe('hybrid options and model loading', () => {
     expect(NativeSemanticModel.loaded(join(modelDir, 'elsewhere.bin'))).toBeNull();
     expect(a.dim).toBe(DIM);
     expect(a.vocabSize).toBe(PIECES.length);
-    expect(Array.from(a.embed('weather')).map(x => Math.round(x * 100) / 100)).toEqual([1, 0, 0, 0]);
+    expect(Array.from(a.embed('weather') as ArrayLike<number>).map((x) => Math.round(x * 100) / 100)).toEqual([1, 0, 0, 0]);
   });
 });
 

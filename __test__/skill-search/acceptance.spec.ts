@@ -351,10 +351,10 @@ describe('§12 acceptance cases', () => {
       await call((await step(p, { threadId: 'thread-a' })).tools.load_skill, { skillName: 'api-design' });
       expect((await step(p, { threadId: 'thread-b', stepNumber: 1 })).system).toEqual([INSTRUCTION]);
       expect((await step(p, { threadId: 'thread-a', stepNumber: 1 })).system).toHaveLength(2);
-      await call((await step(p, { requestContext: new RequestContext() })).tools.load_skill, { skillName: 'testing' });
-      expect((await step(p, { requestContext: new RequestContext(), stepNumber: 1 })).system[1]).toMatch(/^\[Skill: testing\]/);
+      await call((await step(p, { requestContext: new RequestContext<any>() })).tools.load_skill, { skillName: 'testing' });
+      expect((await step(p, { requestContext: new RequestContext<any>(), stepNumber: 1 })).system[1]).toMatch(/^\[Skill: testing\]/);
       p.clearState();
-      expect((await step(p, { requestContext: new RequestContext(), stepNumber: 1 })).system).toEqual([INSTRUCTION]);
+      expect((await step(p, { requestContext: new RequestContext<any>(), stepNumber: 1 })).system).toEqual([INSTRUCTION]);
     }
   });
 
@@ -406,7 +406,7 @@ describe('§12 acceptance cases', () => {
       const before = Date.now();
       await step(p, { threadId: 'thread-1' });
       await step(p, { threadId: 'thread-2' });
-      await step(p, { requestContext: new RequestContext() });
+      await step(p, { requestContext: new RequestContext<any>() });
       const stats = p.getStateStats();
       expect(stats.threadCount).toBe(3);
       expect(stats.oldestAccessTime).toBeGreaterThanOrEqual(before);
@@ -511,7 +511,7 @@ describe('§12 cases on a real Workspace (fixture of §7.1)', () => {
 describe('deliberate differences', () => {
   it('difference 6: without mastra__threadId the memory thread isolates state (reference: shared "default")', async () => {
     const memoryContext = (id: string) => {
-      const rc = new RequestContext();
+      const rc = new RequestContext<any>();
       rc.set('MastraMemory', { thread: { id }, resourceId: 'user' });
       return rc;
     };

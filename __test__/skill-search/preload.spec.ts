@@ -41,7 +41,7 @@ describe.each(['compatible', 'enhanced', 'hybrid'])("SkillSearchProcessor preloa
     expect(events[0].skills[0].confidence).toBeGreaterThanOrEqual(0.6);
     // load_skill then says it is loaded, as after a load.
     const { tools } = await processor.processInputStep({ tools: {}, messageList: new (await import('@mastra/core/agent')).MessageList({ threadId: 't', resourceId: 'r' }), requestContext: contextFor(`skill-${mode}`), messages: [], stepNumber: 1 } as any);
-    expect(await tools.load_skill.execute({ skillName: 'rust-style' }, {})).toMatchObject({ success: true, message: 'Skill "rust-style" is already loaded.' });
+    expect(await tools.load_skill.execute({ skillName: 'rust-style' }, {} as any)).toMatchObject({ success: true, message: 'Skill "rust-style" is already loaded.' });
     // The next message on the thread: still loaded, not preloaded again.
     const again = await turn(processor, workspace, `skill-${mode}`, 'More about clippy and unsafe blocks in Rust code please');
     expect(skillMessages(again[0].prompt)).toHaveLength(1);

@@ -338,9 +338,9 @@ describe('guardStateStore over misbehaving custom stores', () => {
     expect(logger.warn.mock.calls[0][1]).toMatchObject({ error: expect.any(StoreTimeoutError) });
     expect(logger.warn.mock.calls[1][0]).toBe('X: state store clear failed (clear failed); clearState() resolved { ok: false, error }; the thread may still hold its names.');
 
-    const junk = guardStateStore({ ...base(), load: async () => 'weather' }, { getLogger: () => logger });
+    const junk = guardStateStore({ ...base(), load: async () => 'weather' as any }, { getLogger: () => logger });
     expect(await junk.load('t')).toMatchObject({ ok: false, names: [] });
-    const mixed = guardStateStore({ ...base(), load: async () => ['a', 1, null, 'b', 'a', Buffer.from('c')] });
+    const mixed = guardStateStore({ ...base(), load: async () => ['a', 1, null, 'b', 'a', Buffer.from('c')] as any });
     expect(await mixed.load('t')).toEqual({ ok: true, names: ['a', 'b', 'c'] });
     expect(unhandled).toEqual([]);
   });

@@ -49,7 +49,7 @@ const catalogCalls = (calls: string[][]) => calls.filter((c) => c.length > 1);
 const probeThen = (query: string) => [[expect.any(String)], [query]];
 
 async function topNames(processor: any, query: string) {
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', 'emb');
   const s = await processor.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'emb', resourceId: 'r' }), requestContext, messages: [], stepNumber: 0 });
   return (await s.tools.search_tools.execute({ query }, {})).results.map((r: any) => r.name);
@@ -142,7 +142,7 @@ describe('search.embeddingCache with Redis', () => {
     await settle();
     const keys = await client.keys('*');
     expect(keys).toHaveLength(10);
-    expect(keys.every((k) => k.startsWith('app1:vec:'))).toBe(true);
+    expect(keys.every((k) => String(k).startsWith('app1:vec:'))).toBe(true);
     expect(await client.pTTL(keys[0])).toBeLessThanOrEqual(60_000);
   });
 
@@ -230,7 +230,7 @@ describe('search.embeddingCache with Redis', () => {
     // The first text a fresh process reads is 4 values long, the rest right. (A fresh process
     // embeds one text while it reads the others, so the first two texts are made bad.)
     const all = (await client.keys('*')).map((k) => k.slice('mastra:embedding:'.length));
-    const bad = [order[0], all.find((k) => !order.includes(k))].filter((k): k is string => k !== undefined);
+    const bad = [order[0], all.find((k) => !order.includes(String(k)))].filter((k) => k !== undefined) as string[];
     for (const key of bad) await client.set(`mastra:embedding:${key}`, encodeVector(Float32Array.of(1, 0, 0.5, 0)));
     for (let round = 0; round < 2; round++) {
       const fresh = conceptEmbedder();
@@ -283,7 +283,7 @@ describe('search.embeddingCache with Redis', () => {
           async doEmbed({ values }) { calls.push(values.length); return { embeddings: values.map((t) => { const v = new Array(${DIM}).fill(0); v[${DIM - 1}] = 0.05;
             for (const w of t.toLowerCase().split(/[^a-z]+/)) if (w in AXES) v[AXES[w] % ${DIM - 1}] += 1; return v; }) }; } };
         const p = new ToolSearchProcessor({ tools: preloadTools(createTool, z), search: { mode: 'hybrid', embedder: model, embeddingCache: redisEmbeddingCache(client) } });
-        const rc = new RequestContext(); rc.set('mastra__threadId', 'emb');
+        const rc = new RequestContext<any>(); rc.set('mastra__threadId', 'emb');
         const s = await p.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'emb', resourceId: 'r' }), requestContext: rc, messages: [], stepNumber: 0 });
         const { results } = await s.tools.search_tools.execute({ query: 'zorblax' }, {});
         console.log(JSON.stringify({ calls, names: results.map((r) => r.name) }));

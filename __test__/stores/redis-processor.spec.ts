@@ -380,7 +380,7 @@ describe('redis-server killed and restarted mid-conversation', () => {
             success: false,
             message: 'Skill "deployment" could not be loaded right now (loaded-skill state is unavailable). Try again.',
           });
-          expect((await tools.clearState('outage')).ok).toBe(false);
+          expect((await tools.clearState('outage') as { ok: boolean }).ok).toBe(false);
         }
         // One step warning per outage; clearState's failures warn apart, once, and that admin
         // outage lasts until an admin call succeeds (none does here).
@@ -453,7 +453,7 @@ describe('a slow (paused) redis-server', () => {
     const own = recommendedClient(server.url);
     await own.connect();
     const info = await admin.info('server');
-    const pid = Number(/process_id:(\d+)/.exec(info)![1]);
+    const pid = Number(/process_id:(\d+)/.exec(String(info))![1]);
     const tools = new ToolSearchProcessor({ tools: makeTools(), storage: redisStore(own, { timeoutMs: 200 }) });
     const skills = new SkillSearchProcessor({ workspace: skillsFx.make(), storage: redisStore(own, { timeoutMs: 200 }) });
     const toolLog = recordingLogger();

@@ -237,7 +237,7 @@ describe('redisStore: bad input', () => {
     const custom = { load: async () => [], add: async () => {}, clear: async () => {}, clearAll: async () => {} };
     expect(bindStateStore(custom, { kind: 'skill-search' })).toBe(custom);
     expect(() => bindStateStore(custom, { kind: 'x' as never })).toThrow(/kind must be 'tool-search' or 'skill-search'/);
-    const bound = bindStateStore(redisStore(nodeClient), { kind: 'skill-search', ttlMs: 5000 });
+    const bound: any = bindStateStore(redisStore(nodeClient), { kind: 'skill-search', ttlMs: 5000 });
     expect(bound.keyPrefix).toBe('mastra:skill-search:');
     expect(bound.ttlMs).toBe(5000);
   });
@@ -407,7 +407,7 @@ describe('redisStore: server killed and restarted mid-conversation', () => {
     try {
       // Step 1-2: normal.
       const first = await guard.add('conv', ['weather']);
-      expect(first, String(!first.ok && first.error)).toEqual({ ok: true });
+      expect(first, String(!first.ok && (first as any).error)).toEqual({ ok: true });
       expect(await guard.load('conv')).toEqual({ ok: true, names: ['weather'] });
 
       // The server dies mid-conversation.
@@ -442,7 +442,7 @@ describe('redisStore: server killed and restarted mid-conversation', () => {
       expect(recovered?.ok).toBe(true);
       if (setup.dropsFailedWrites) expect(recovered!.names).toEqual([]);
       const again = await guard.add('conv', ['calendar']);
-      expect(again, String(!again.ok && again.error)).toEqual({ ok: true });
+      expect(again, String(!again.ok && (again as any).error)).toEqual({ ok: true });
       const after = await guard.load('conv');
       expect(after.ok).toBe(true);
       expect(after.names).toContain('calendar');

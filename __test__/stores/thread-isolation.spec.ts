@@ -43,7 +43,7 @@ function lookAlikes(value: unknown): unknown[] {
   const out: unknown[] = [s, `\u0000${typeof value}:${s}`, threadKey(value)];
   if (typeof value !== 'object') out.push(sharedThreadKey(value), encodeThreadKey(sharedThreadKey(value)));
   if (typeof value === 'string') {
-    out.push(value.toWellFormed(), value.normalize('NFC'), value.normalize('NFD'), value.toUpperCase(), value.toLowerCase());
+    out.push((value as any).toWellFormed(), value.normalize('NFC'), value.normalize('NFD'), value.toUpperCase(), value.toLowerCase());
   }
   return out;
 }
@@ -54,7 +54,7 @@ const scenario = fc.record({
 });
 
 function contextOf(threadId: unknown): RequestContext {
-  const rc = new RequestContext();
+  const rc = new RequestContext<any>();
   rc.set('mastra__threadId', threadId as any);
   return rc;
 }

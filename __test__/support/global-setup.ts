@@ -1,7 +1,6 @@
 // Runs once before the suite: finds the Redis-compatible server the store specs start (a system
 // redis-server/valkey-server, else valkey-server from a PyPI wheel cached under .tools/) and hands
 // its path to every worker through REDIS_SERVER_BIN, so no Redis spec depends on the machine.
-// @ts-expect-error: a plain .mjs helper shared with the benchmarks
 import { resolveRedisServer } from '../../scripts/lib/redis-server.mjs';
 
 export default function setup(): void {

@@ -111,8 +111,8 @@ export function tempSkillsWorkspace(skills: FixtureSkill[] = fixtureSkills()): T
   };
 }
 
-export function contextFor(threadId?: string): RequestContext {
-  const rc = new RequestContext();
+export function contextFor(threadId?: string): RequestContext<any> {
+  const rc = new RequestContext<any>();
   if (threadId !== undefined) rc.set('mastra__threadId', threadId);
   return rc;
 }

@@ -32,7 +32,7 @@ export const SIX_TOOLS: Array<[string, string]> = [
 ];
 
 export function requestContext(threadId?: unknown, extra: Record<string, unknown> = {}) {
-  const rc = new RequestContext();
+  const rc = new RequestContext<any>();
   if (threadId !== undefined) rc.set('mastra__threadId', threadId as any);
   for (const [k, v] of Object.entries(extra)) rc.set(k, v as any);
   return rc;

@@ -57,8 +57,8 @@ function withoutClock(log: unknown[]) {
   return JSON.parse(JSON.stringify(log, (key, value) => (key === 'createdAt' ? '<time>' : value)));
 }
 
-function toolCallIds(prompt: any[]) {
-  return prompt.flatMap(message =>
+function toolCallIds(prompt: unknown) {
+  return (prompt as any[]).flatMap((message) =>
     Array.isArray(message.content)
       ? message.content.filter((part: any) => part.type === 'tool-call').map((part: any) => part.toolCallId)
       : [],

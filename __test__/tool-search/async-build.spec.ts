@@ -88,12 +88,12 @@ describe('off-thread catalog build', () => {
   for (const options of [{}, { search: { topK: 3, minScore: 2 }, injectCatalog: true }, { search: { mode: 'enhanced' }, injectCatalog: true }]) {
     it(`a step right after construction answers as an inline-built processor: ${JSON.stringify(options)}`, async () => {
       const calls = patchOffThread();
-      const offThread = new Native({ tools, ...options });
+      const offThread = new Native({ tools, ...options } as any);
       expect(calls.buildAsync).toBe(1);
       // No await between construction and the step: it has to wait for the build itself.
       const pending = observe(offThread, {}, names);
       forceInline();
-      const inline = new Native({ tools, ...options });
+      const inline = new Native({ tools, ...options } as any);
       const [a, b] = await Promise.all([pending, observe(inline, {}, names)]);
       expect(a).toEqual(b);
       expect(a.searches.filter((r: any) => r.results.length > 0).length).toBeGreaterThan(queries.length / 2);
@@ -152,14 +152,14 @@ describe('off-thread catalog build', () => {
         const calls = patchOffThread();
         let offThread: unknown;
         try {
-          new Native({ tools: ambiguous });
+          new Native({ tools: ambiguous as any });
         } catch (error) {
           offThread = error;
         }
         expect(calls.buildAsync).toBe(1);
         expect(offThread).toBeInstanceOf(Error);
         forceInline();
-        expect(() => new Native({ tools: ambiguous })).toThrow((offThread as Error).message);
+        expect(() => new Native({ tools: ambiguous as any })).toThrow((offThread as Error).message);
         expect((offThread as Error).message).toMatch(/^ToolSearchProcessor (requires unique tool ids|tool key and callable name must not use reserved)/);
       });
     }
@@ -228,13 +228,13 @@ describe('includeResolvedTools with a large resolved set', () => {
     it(`the request catalog is built off-thread and answers as an inline one (${mode})`, async () => {
       const options = { tools: staticTools, includeResolvedTools: true, injectCatalog: true, search: { mode } };
       const calls = patchOffThread();
-      const offThread = new Native(options);
+      const offThread = new Native(options as any);
       // Two concurrent steps with the same request tools share one build.
       const [a, again] = await Promise.all([observe(offThread, { tools: resolved }, names), observe(offThread, { tools: resolved }, names)]);
       expect(calls.overlayAsync).toBe(1);
       expect(again).toEqual(a);
       forceInline();
-      const inline = new Native(options);
+      const inline = new Native(options as any);
       expect(await observe(inline, { tools: resolved }, names)).toEqual(a);
       expect(a.loads[0].success).toBe(true);
       expect(a.searches.filter((r: any) => r.results.length > 0).length).toBeGreaterThan(queries.length / 2);

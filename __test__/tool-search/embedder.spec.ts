@@ -54,7 +54,7 @@ function conceptEmbedder(opts: { maxEmbeddingsPerCall?: number; fault?: (values:
 const tools = () => preloadTools(createTool, z);
 
 async function firstStep(processor: any) {
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', 'emb');
   return processor.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'emb', resourceId: 'r' }), requestContext, messages: [], stepNumber: 0 });
 }

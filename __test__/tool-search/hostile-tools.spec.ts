@@ -45,7 +45,7 @@ function hostileCatalog(size = 50, requestCount = 120) {
 }
 
 async function firstStep(processor: any, text: string, threadId: string) {
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', threadId);
   const messageList = new MessageList({ threadId, resourceId: 'r' });
   const out = await processor.processInputStep({ tools: {}, messageList, requestContext, messages: [{ role: 'user', content: text }], stepNumber: 0 });
@@ -128,10 +128,10 @@ describe('context storage with a long conversation', () => {
   it("a step's searches and embedder calls do not grow with the conversation", async () => {
     const { model, calls } = counting();
     const processor = new ToolSearchProcessor({ tools: preloadTools(createTool, z), storage: 'context', search: { mode: 'hybrid', embedder: model }, preload: true });
-    const requestContext = new RequestContext();
+    const requestContext = new RequestContext<any>();
     requestContext.set('mastra__threadId', 'long');
     const step = (messages: any[], stepNumber: number) =>
-      processor.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'long', resourceId: 'r' }), requestContext, messages, stepNumber });
+      processor.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'long', resourceId: 'r' }), requestContext, messages, stepNumber } as any);
     const messages = history(300);
     await step(messages, 0); // the catalog's vectors, then the first derivation of every message
     await step(messages, 0);
@@ -161,10 +161,10 @@ describe('context storage reads loads from the agent only', () => {
       },
     };
     const genuine = { ...forged, role: 'assistant' };
-    const requestContext = new RequestContext();
+    const requestContext = new RequestContext<any>();
     requestContext.set('mastra__threadId', 'forged');
     const toolsAfter = async (messages: any[]) =>
-      Object.keys((await processor.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'forged', resourceId: 'r' }), requestContext, messages, stepNumber: 1 })).tools);
+      Object.keys((await processor.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'forged', resourceId: 'r' }), requestContext, messages, stepNumber: 1 } as any)).tools);
     expect(await toolsAfter([forged])).not.toContain('send_email');
     expect(await toolsAfter([{ role: 'user', content: 'hi' }, genuine])).toContain('send_email');
     processor.dispose();

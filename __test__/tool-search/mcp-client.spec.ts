@@ -33,7 +33,7 @@ afterAll(async () => {
 
 async function step(processor: any, text: string) {
   const { MessageList } = await import('@mastra/core/agent');
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', 'search');
   const messageList = new MessageList({ threadId: 'search', resourceId: 'r' });
   const messages = [{ role: 'user', content: { format: 2, parts: [{ type: 'text', text }] } }];
@@ -43,7 +43,7 @@ async function step(processor: any, text: string) {
 async function turn(processor: any, text: string, script: ScriptStep[], thread: string) {
   const log: ModelCall[] = [];
   const agent = new Agent({ id: 'mcp', name: 'mcp', instructions: 'Help.', model: scriptedModel(script, log) as any, inputProcessors: [processor] });
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', thread);
   requestContext.set('mastra__resourceId', 'u1');
   const result = await agent.generate(text, { maxSteps: 5, requestContext });

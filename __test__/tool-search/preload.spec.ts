@@ -21,7 +21,7 @@ const tools = () => preloadTools(createTool, z, (id) => ran.push(id));
 async function turn(processor: any, threadId: string, text: string, script: ScriptStep[]) {
   const log: ModelCall[] = [];
   const agent = new Agent({ id: 'preload', name: 'preload', instructions: 'Help.', model: scriptedModel(script, log) as any, inputProcessors: [processor] });
-  const requestContext = new RequestContext();
+  const requestContext = new RequestContext<any>();
   requestContext.set('mastra__threadId', threadId);
   const result = await agent.generate(text, { maxSteps: 4, requestContext });
   return { log, result };
@@ -47,7 +47,7 @@ describe('ToolSearchProcessor preload', () => {
     expect(events[0].tools.map((t: any) => t.name)).toContain('get_weather');
     for (const t of events[0].tools) expect(t.confidence).toBeGreaterThanOrEqual(0.45); // the default minConfidence
     // The state is the thread's, as load_tool's: getLoadedToolsForRequestContext shows it.
-    const requestContext = new RequestContext();
+    const requestContext = new RequestContext<any>();
     requestContext.set('mastra__threadId', 'p1');
     expect(Object.keys(await processor.getLoadedToolsForRequestContext({ requestContext }))).toEqual(events[0].tools.map((t: any) => t.name));
     processor.dispose();
@@ -87,7 +87,7 @@ describe('ToolSearchProcessor preload', () => {
     for (const e of events) expect(e.tools.map((t: any) => t.name)).not.toContain('get_weather');
     const preload = systemTexts(log[0].prompt as any[]).filter((t) => t.includes(PRELOAD_HEADER));
     for (const m of preload) expect(m).not.toContain('get_weather');
-    const requestContext = new RequestContext();
+    const requestContext = new RequestContext<any>();
     requestContext.set('mastra__threadId', `deny-${phase}`);
     expect(Object.keys(await processor.getLoadedToolsForRequestContext({ requestContext }))).not.toContain('get_weather');
     processor.dispose();
@@ -105,7 +105,7 @@ describe('ToolSearchProcessor preload', () => {
 
   it.each(['compatible', 'enhanced', 'hybrid'])("search mode '%s': the confident hit is preloaded, a request the catalog cannot serve preloads nothing", async (mode) => {
     const events: any[] = [];
-    const search = mode === 'compatible' ? {} : { mode };
+    const search: any = mode === 'compatible' ? {} : { mode };
     const processor = new ToolSearchProcessor({ tools: tools(), search, preload: { onPreload: (e: any) => events.push(e) } });
     const { log } = await turn(processor, `mode-${mode}`, 'Please send an email message to Bob', [{ tool: 'send_email', input: {} }, { text: 'ok' }]);
     expect(log[0].tools).toEqual(['search_tools', 'load_tool', 'send_email']);
@@ -207,7 +207,7 @@ describe('ToolSearchProcessor preload', () => {
     expect(events.map((e) => e.tools.map((t: any) => t.name))).toEqual([['get_weather']]);
     // A step whose messages hold two user messages: both preloads, only the last one announced.
     const messageList = new (await import('@mastra/core/agent')).MessageList({ threadId: 'ctx2', resourceId: 'r' });
-    const requestContext = new RequestContext();
+    const requestContext = new RequestContext<any>();
     requestContext.set('mastra__threadId', 'ctx2');
     const messages = [
       { role: 'user', content: { format: 2, parts: [{ type: 'text', text: 'What is the weather forecast for Lisbon?' }] } },
@@ -227,7 +227,7 @@ describe('ToolSearchProcessor preload', () => {
     const agentTools = tools();
     const log: ModelCall[] = [];
     const agent = new Agent({ id: 'resolved', name: 'resolved', instructions: 'Help.', model: scriptedModel([{ tool: 'get_weather', input: {} }, { text: 'ok' }], log) as any, tools: agentTools, inputProcessors: [processor] });
-    const requestContext = new RequestContext();
+    const requestContext = new RequestContext<any>();
     requestContext.set('mastra__threadId', 'resolved');
     await agent.generate('What is the weather forecast for Lisbon?', { maxSteps: 3, requestContext });
     expect(log[0].tools).toEqual(['search_tools', 'load_tool', 'get_weather']);
@@ -251,7 +251,7 @@ describe('ToolSearchProcessor preload', () => {
     ];
     const loadedFor = async (options: Record<string, unknown>) => {
       const processor = new ToolSearchProcessor({ tools: tools(), search: { mode: 'hybrid' }, storage: 'context', ...options });
-      const requestContext = new RequestContext();
+      const requestContext = new RequestContext<any>();
       requestContext.set('mastra__threadId', 'awaited');
       const loaded = await processor.getLoadedToolsForRequestContext({ stepArgs: { tools: {}, messages, requestContext }, requestContext } as any);
       processor.dispose();
