@@ -198,7 +198,7 @@ describe('a step waiting on the embedder keeps Node alive (item 5)', () => {
       const embedder = (hangs) => ({ specificationVersion: 'v2', provider: 'local', modelId: 'never', maxEmbeddingsPerCall: 100,
         doEmbed: ({ values }) => (hangs(values) ? new Promise(() => {}) : Promise.resolve({ embeddings: values.map((_, i) => [1, i, 0.5]) })) });
       const search = async (p, query) => {
-        const rc = new RequestContext<any>(); rc.set('mastra__threadId', 't');
+        const rc = new RequestContext(); rc.set('mastra__threadId', 't');
         const s = await p.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 't', resourceId: 'r' }), requestContext: rc, messages: [], stepNumber: 0 });
         return (await s.tools.search_tools.execute({ query }, {})).results.map((r) => r.name);
       };
@@ -309,7 +309,7 @@ describe('the query cache (item 6c)', () => {
       const measure = async () => { await new Promise((r) => setTimeout(r, 50)); global.gc(); global.gc(); const m = process.memoryUsage(); return { heap: m.heapUsed, buffers: m.arrayBuffers }; };
       (async () => {
         const p = new ToolSearchProcessor({ tools, search: { mode: 'hybrid', embedder } });
-        const rc = new RequestContext<any>(); rc.set('mastra__threadId', 't');
+        const rc = new RequestContext(); rc.set('mastra__threadId', 't');
         const s = await p.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 't', resourceId: 'r' }), requestContext: rc, messages: [], stepNumber: 0 });
         await s.tools.search_tools.execute({ query: 'warm up' }, {});
         const before = await measure();

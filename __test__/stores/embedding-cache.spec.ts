@@ -283,7 +283,7 @@ describe('search.embeddingCache with Redis', () => {
           async doEmbed({ values }) { calls.push(values.length); return { embeddings: values.map((t) => { const v = new Array(${DIM}).fill(0); v[${DIM - 1}] = 0.05;
             for (const w of t.toLowerCase().split(/[^a-z]+/)) if (w in AXES) v[AXES[w] % ${DIM - 1}] += 1; return v; }) }; } };
         const p = new ToolSearchProcessor({ tools: preloadTools(createTool, z), search: { mode: 'hybrid', embedder: model, embeddingCache: redisEmbeddingCache(client) } });
-        const rc = new RequestContext<any>(); rc.set('mastra__threadId', 'emb');
+        const rc = new RequestContext(); rc.set('mastra__threadId', 'emb');
         const s = await p.processInputStep({ tools: {}, messageList: new MessageList({ threadId: 'emb', resourceId: 'r' }), requestContext: rc, messages: [], stepNumber: 0 });
         const { results } = await s.tools.search_tools.execute({ query: 'zorblax' }, {});
         console.log(JSON.stringify({ calls, names: results.map((r) => r.name) }));
