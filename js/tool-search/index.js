@@ -638,9 +638,10 @@ class ToolSearchProcessor {
     const catalog = await this.#catalogForStep(args?.tools);
     const names = new Set(await this.#store.loadedNames(threadId, undefined));
     // A suspended run's loads are read back from the thread's persisted messages (a resume after
-    // the registry entry expired or a restart), with a shared store too: it outlives the process
-    // but not its TTL (an approval the next day).
-    await this.#addPersistedLoads(catalog, names, threadId, requestContext);
+    // the registry entry expired or a restart). A shared store outlives the process but not its
+    // TTL (an approval the next day): read back when it holds nothing for the thread (the host
+    // asks at every run, and a live key makes the storage read needless).
+    if (!this.#shared || names.size === 0) await this.#addPersistedLoads(catalog, names, threadId, requestContext);
     return this.#loadedTools(catalog, names, requestContext);
   }
 
