@@ -184,6 +184,22 @@ describe('ToolSearchProcessor learn: bounds, decay, deletion', () => {
     expect(small.stats().bytes).toBeLessThanOrEqual(2000);
   });
 
+  it("an example is as old as its call (the message's createdAt): an old conversation replayed teaches old evidence", async () => {
+    const learning = new ToolLearning(learnOptionsOf({ halfLifeDays: 1 }, 'T'));
+    const call = (createdAt: unknown) => ({ role: 'assistant', createdAt, content: { parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolCallId: 'old-1', toolName: 'book_table', result: {} } }] } });
+    // a call made ten half-lives ago, read back from memory (a fresh process, an old thread)
+    await learning.observe({ requestContext: ctx('u'), messages: [{ role: 'user', content: DINNER }, call(new Date(Date.now() - 10 * 86_400_000))] }, fakeCatalog('book_table'), false, async () => true);
+    expect(learning.stats().examples).toBe(1);
+    expect(learning.votes(DINNER_AGAIN, ctx('u')).get('book_table') ?? 0).toBeLessThan(0.01);
+    // a call stamped in the future counts as now; one without a time too
+    const fresh = new ToolLearning(learnOptionsOf({ halfLifeDays: 1 }, 'T'));
+    await fresh.observe({ requestContext: ctx('u'), messages: [{ role: 'user', content: DINNER }, call('2999-01-01T00:00:00Z')] }, fakeCatalog('book_table'), false, async () => true);
+    expect(fresh.votes(DINNER_AGAIN, ctx('u')).get('book_table')).toBeGreaterThan(0.45);
+    const untimed = new ToolLearning(learnOptionsOf({ halfLifeDays: 1 }, 'T'));
+    await untimed.observe({ requestContext: ctx('u'), messages: [{ role: 'user', content: DINNER }, call(undefined)] }, fakeCatalog('book_table'), false, async () => true);
+    expect(untimed.votes(DINNER_AGAIN, ctx('u')).get('book_table')).toBeGreaterThan(0.45);
+  });
+
   it('a call seen again (the conversation replayed) is learned once', async () => {
     const learning = new ToolLearning(learnOptionsOf(true, 'T'));
     for (let i = 0; i < 3; i++) await teach(learning, 'u', DINNER, 'book_table', 'same-call');

@@ -78,6 +78,13 @@ function isReturnedFailure(result) {
   return result !== null && typeof result === 'object' && (result.error === true || result.isError === true);
 }
 
+/** A message's `createdAt` in ms, no later than now; now when it has none. */
+function callTime(createdAt) {
+  const now = Date.now();
+  const at = createdAt instanceof Date ? createdAt.getTime() : typeof createdAt === 'string' || typeof createdAt === 'number' ? new Date(createdAt).getTime() : NaN;
+  return Number.isFinite(at) && at > 0 ? Math.min(at, now) : now;
+}
+
 /** FUSED_WEIGHTS applied to one candidate of preload's ranking. */
 function fusedConfidence({ zeroShot, votes, top, topVote, similarity, profile, topProfile, margin }) {
   const w = FUSED_WEIGHTS;
@@ -219,6 +226,9 @@ class ToolLearning {
       }
       if (message.role !== 'assistant' || !request) continue;
       const parts = Array.isArray(message.content?.parts) ? message.content.parts : [];
+      // When the call was made: a conversation replayed after a restart (or read from memory
+      // by a fresh serverless instance) must not make an old call look new to the decay.
+      const madeAt = callTime(message.createdAt);
       for (const part of parts) {
         const call = part?.type === 'tool-invocation' ? part.toolInvocation : undefined;
         if (!call || call.state !== 'result' || META_TOOLS.has(call.toolName)) continue;
@@ -229,7 +239,7 @@ class ToolLearning {
         const name = await nameOf(call);
         if (typeof name !== 'string' || !name) continue;
         const partition = this.#partitionOf(resource);
-        const time = Date.now();
+        const time = madeAt;
         const payload = this.#index.add(partition, resource, name, request, time, false);
         // (into the index now: read-your-writes; to the shared store without waiting)
         if (payload) this.#sync?.push({ type: 'example', partition, resource, tool: name, time, payload });
