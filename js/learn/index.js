@@ -11,8 +11,8 @@ const { shortDescription } = require('../util.js');
 const { userTexts } = require('../preload.js');
 
 const { LearnSync } = require('./sync.js');
+const { META_TOOL_NAMES } = require('../tool-search/messages.js');
 
-const META_TOOLS = new Set(['search_tools', 'load_tool']);
 const GLOBAL_PARTITION = '\u0000global';
 /** The partition of `learn.seed` (the native index's SEED_PARTITION). */
 const SEED_PARTITION = '\u0000seed';
@@ -179,7 +179,7 @@ class ToolLearning {
   /** `#resolve` for several names in one native call: name -> `{ name, tool, handle }` (resolved names only). */
   #resolveAll(catalog, names, preferId) {
     const out = new Map();
-    const asked = [...new Set(names.filter((name) => typeof name === 'string' && !META_TOOLS.has(name)))];
+    const asked = [...new Set(names.filter((name) => typeof name === 'string' && !META_TOOL_NAMES.has(name)))];
     if (asked.length === 0) return out;
     const handles = catalog.native.resolve(encodeTexts(asked), preferId);
     asked.forEach((name, i) => {
@@ -226,12 +226,9 @@ class ToolLearning {
       }
       if (message.role !== 'assistant' || !request) continue;
       const parts = Array.isArray(message.content?.parts) ? message.content.parts : [];
-      // When the call was made: a conversation replayed after a restart (or read from memory
-      // by a fresh serverless instance) must not make an old call look new to the decay.
-      const madeAt = callTime(message.createdAt);
       for (const part of parts) {
         const call = part?.type === 'tool-invocation' ? part.toolInvocation : undefined;
-        if (!call || call.state !== 'result' || META_TOOLS.has(call.toolName)) continue;
+        if (!call || call.state !== 'result' || META_TOOL_NAMES.has(call.toolName)) continue;
         // (call ids repeat across runs with some models: the thread and tool narrow them)
         const seenKey = `${resource}\u0000${thread}\u0000${call.toolName}\u0000${call.toolCallId}`;
         if (typeof call.toolCallId !== 'string' || this.#seen.has(seenKey)) continue;
@@ -239,7 +236,9 @@ class ToolLearning {
         const name = await nameOf(call);
         if (typeof name !== 'string' || !name) continue;
         const partition = this.#partitionOf(resource);
-        const time = madeAt;
+        // (when the call was made: a conversation replayed after a restart, or read from memory
+        // by a fresh serverless instance, must not make an old call look new to the decay)
+        const time = callTime(message.createdAt);
         const payload = this.#index.add(partition, resource, name, request, time, false);
         // (into the index now: read-your-writes; to the shared store without waiting)
         if (payload) this.#sync?.push({ type: 'example', partition, resource, tool: name, time, payload });

@@ -625,12 +625,8 @@ class ToolSearchProcessor {
       const requestContext = args.requestContext ?? stepArgs.requestContext;
       const catalog = await this.#catalogForStep(stepArgs.tools);
       const names = new Set(await this.#store.loadedNames(threadIdOf(stepArgs.requestContext), stepArgs));
-      // (context storage: the messages' preloads, derived as every step derives them; and the
-      // tools the run waits on, which a re-derived preload may no longer pick once learning moved)
-      if (this.#config.preload && this.#config.storage === 'context') {
-        await this.#rederivePreloads(catalog, names, requestContext, stepArgs.messages, true);
-        if (Array.isArray(stepArgs.messages)) for (const name of awaitedCallNames(stepArgs.messages)) names.add(name);
-      }
+      // (context storage: the messages' preloads, as every step derives them)
+      if (this.#config.preload && this.#config.storage === 'context') await this.#addMessagesPreloads(catalog, names, requestContext, stepArgs.messages);
       return this.#loadedTools(catalog, names, requestContext);
     }
     const requestContext = args?.requestContext;
@@ -659,11 +655,19 @@ class ToolSearchProcessor {
       return;
     }
     for (const name of namesFromMessages(messages)) names.add(name);
-    if (this.#config.preload) {
-      // A preloaded tool is in no meta-tool's result: the call the run waits on names it.
-      for (const name of awaitedCallNames(messages)) names.add(name);
-      if (this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, messages, true);
-    }
+    if (this.#config.preload) await this.#addMessagesPreloads(catalog, names, requestContext, messages);
+  }
+
+  /**
+   * What `messages` preloaded, into `names`: in context storage, the messages' preloads derived
+   * again; and the tools of the calls the run waits on (a preloaded tool is in no meta-tool's
+   * result, and a preload derived again may no longer pick it once learning moved or was lost
+   * with a restart).
+   */
+  async #addMessagesPreloads(catalog, names, requestContext, messages) {
+    if (!Array.isArray(messages)) return;
+    if (this.#config.storage === 'context') await this.#rederivePreloads(catalog, names, requestContext, messages, true);
+    for (const name of awaitedCallNames(messages)) names.add(name);
   }
 
   /** Once, and only for a catalog with a tool that can wait (approval or suspension). */

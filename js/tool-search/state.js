@@ -7,7 +7,7 @@ const native = require('../native.js');
 const { threadKey } = require('../thread-id.js');
 const { decodeTexts, encodeText, encodeTexts } = require('../lossless.js');
 const { SharedLoadedNames } = require('../loaded-state.js');
-const { RECEIPT_TYPE } = require('./messages.js');
+const { META_TOOL_NAMES, RECEIPT_TYPE } = require('./messages.js');
 
 const MIN_CLEANUP_INTERVAL_MS = 60_000;
 
@@ -180,8 +180,7 @@ function awaitedCallNames(messages) {
     for (const part of parts) {
       const invocation = part?.type === 'tool-invocation' ? part.toolInvocation : undefined;
       if (!invocation || invocation.state !== 'call' || typeof invocation.toolName !== 'string') continue;
-      if (invocation.toolName === 'search_tools' || invocation.toolName === 'load_tool') continue;
-      names.add(invocation.toolName);
+      if (!META_TOOL_NAMES.has(invocation.toolName)) names.add(invocation.toolName);
     }
   }
   return [...names];
