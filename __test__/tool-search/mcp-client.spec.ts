@@ -8,13 +8,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Agent } from '@mastra/core/agent';
-import { ToolSearchProcessor as HostToolSearchProcessor } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { MCPClient } from '@mastra/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ToolSearchProcessor } from '../../index.js';
 import { scriptedModel, type ModelCall, type ScriptStep } from '../support/scripted-model';
+import { Native as ToolSearchProcessor, Reference as HostToolSearchProcessor, step } from '../support/tool-search';
 
 const SERVER = join(dirname(createRequire(__filename).resolve('@modelcontextprotocol/server-memory/package.json')), 'dist', 'index.js');
 const dir = mkdtempSync(join(tmpdir(), 'mnp-mcp-'));
@@ -30,15 +29,6 @@ afterAll(async () => {
   await client?.disconnect();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function step(processor: any, text: string) {
-  const { MessageList } = await import('@mastra/core/agent');
-  const requestContext = new RequestContext<any>();
-  requestContext.set('mastra__threadId', 'search');
-  const messageList = new MessageList({ threadId: 'search', resourceId: 'r' });
-  const messages = [{ role: 'user', content: { format: 2, parts: [{ type: 'text', text }] } }];
-  return processor.processInputStep({ tools: {}, messageList, requestContext, messages, stepNumber: 0 });
-}
 
 async function turn(processor: any, text: string, script: ScriptStep[], thread: string) {
   const log: ModelCall[] = [];
@@ -58,12 +48,12 @@ function outputsOf(result: any, toolName: string) {
 describe('ToolSearchProcessor over a real MCP server (@mastra/mcp MCPClient)', () => {
   it('lists the server tools under their client ids; compatible search and load_tool answer as the host does', async () => {
     expect(Object.keys(tools)).toEqual(expect.arrayContaining(['memory_create_entities', 'memory_add_observations', 'memory_read_graph', 'memory_search_nodes']));
-    const host = await step(new HostToolSearchProcessor({ tools }), 'x');
-    const ours = await step(new ToolSearchProcessor({ tools }), 'x');
+    const host = await step(new HostToolSearchProcessor({ tools }), { threadId: 'search' });
+    const ours = await step(new ToolSearchProcessor({ tools }), { threadId: 'search' });
     for (const query of ['create entities', 'add observations to an entity', 'delete relations', 'read the whole knowledge graph', 'search nodes', 'memory']) {
-      expect(await ours.tools.search_tools.execute({ query }, {}), query).toEqual(await host.tools.search_tools.execute({ query }, {}));
+      expect(await ours.search(query), query).toEqual(await host.search(query));
     }
-    expect(await ours.tools.load_tool.execute({ toolName: 'memory_open_nodes' }, {})).toEqual(await host.tools.load_tool.execute({ toolName: 'memory_open_nodes' }, {}));
+    expect(await ours.load({ toolName: 'memory_open_nodes' })).toEqual(await host.load({ toolName: 'memory_open_nodes' }));
   });
 
   it('an agent loads and calls a real MCP tool; learning keeps the call that worked, not the MCP error, and preloads it next time', async () => {
@@ -72,8 +62,11 @@ describe('ToolSearchProcessor over a real MCP server (@mastra/mcp MCPClient)', (
     const REMEMBER = 'Remember that Alice Chen manages project Apollo';
     const REMEMBER_AGAIN = 'Remember that Carol Diaz manages project Zeus';
     // Zero-shot, the second request does not preload the tool (the control for the last step).
-    const control = await step(new ToolSearchProcessor({ tools, search: { mode: 'enhanced' }, preload: true }), REMEMBER_AGAIN);
-    expect(Object.keys(control.tools)).not.toContain('memory_create_entities');
+    const control = await step(new ToolSearchProcessor({ tools, search: { mode: 'enhanced' }, preload: true }), {
+      threadId: 'control',
+      messages: [{ role: 'user', content: { format: 2, parts: [{ type: 'text', text: REMEMBER_AGAIN }] } }],
+    });
+    expect(control.keys).not.toContain('memory_create_entities');
 
     const entity = (name: string, observation: string) => ({ entities: [{ name, entityType: 'person', observations: [observation] }] });
     const first = await turn(processor, REMEMBER, [
