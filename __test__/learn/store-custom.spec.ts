@@ -34,11 +34,11 @@ function catalog() {
   };
 }
 
-async function turn(processor: any, text: string, script: ScriptStep[], resource = 'alice') {
+async function turn(processor: any, text: string | any[], script: ScriptStep[], resource = 'alice', thread = `t-${Math.random()}`) {
   const log: ModelCall[] = [];
   const agent = new Agent({ id: 'learn', name: 'learn', instructions: 'Help.', model: scriptedModel(script, log) as any, inputProcessors: [processor] });
   const requestContext = new RequestContext<any>();
-  requestContext.set('mastra__threadId', `t-${Math.random()}`);
+  requestContext.set('mastra__threadId', thread);
   requestContext.set('mastra__resourceId', resource);
   const result = await agent.generate(text, { maxSteps: 5, requestContext });
   return { log, result };
@@ -124,6 +124,34 @@ describe('learn.store: a custom store', () => {
     expect((await turn(a, RATES_AGAIN, answer, 'carol')).log[0].tools).not.toContain('convert_currency');
     a.dispose();
     b.dispose();
+  });
+
+  it('a thread continued in another process teaches nothing twice: its history is not learned again', async () => {
+    const store = arrayStore();
+    const a = processorOn(store);
+    const b = processorOn(store);
+    // the thread as memory hands it back: a call made a minute ago, then a new message
+    const at = Date.now() - 60_000;
+    const history = () => [
+      { id: 'm1', role: 'user', createdAt: new Date(at), content: { format: 2, parts: [{ type: 'text', text: DINNER }] } },
+      { id: 'm2', role: 'assistant', createdAt: new Date(at + 1000), content: { format: 2, parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolCallId: 'call-1', toolName: 'book_table', args: {}, result: { ok: 'book_table' } } }] } },
+      { id: 'm3', role: 'assistant', createdAt: new Date(at + 2000), content: { format: 2, parts: [{ type: 'text', text: 'Booked.' }] } },
+    ];
+    const next = (id: string, text: string) => ({ id, role: 'user', createdAt: new Date(), content: { format: 2, parts: [{ type: 'text', text }] } });
+    const examples = () => store.log.filter((e) => e.record.type === 'example').length;
+    await turn(a, [...history(), next('m4', 'thanks!')] as any, answer, 'alice', 'thread-1');
+    expect(examples()).toBe(1);
+    expect(a.getLearningStats()).toMatchObject({ examples: 1 });
+    // the next message lands on another process, and then on a restarted first one
+    await turn(b, [...history(), next('m5', 'great, thanks')] as any, answer, 'alice', 'thread-1');
+    const restarted = processorOn(store);
+    await turn(restarted, [...history(), next('m6', 'see you')] as any, answer, 'alice', 'thread-1');
+    expect(examples()).toBe(1);
+    expect(b.getLearningStats()).toMatchObject({ examples: 1 });
+    // a later call of the same request is one more use, recorded once
+    await turn(b, DINNER, solve('book_table'));
+    expect(examples()).toBe(2);
+    for (const p of [a, b, restarted]) p.dispose();
   });
 
   it('records of another scope, seeds and unreadable payloads from the log are not applied', async () => {

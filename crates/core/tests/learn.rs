@@ -36,6 +36,29 @@ fn a_repeat_is_merged_not_stored_again() {
 }
 
 #[test]
+fn a_call_no_later_than_the_last_counted_is_a_replay() {
+    let mut ix = index(false);
+    assert!(ix.add("r:a", "a", "book_table", f("book a table at Luigi"), 5.0, false));
+    assert!(!ix.add("r:a", "a", "book_table", f("book a table at Luigi"), 5.0, false), "the same call read back");
+    assert!(!ix.add("r:a", "a", "book_table", f("book a table at Luigi"), 3.0, false), "an older call of a conversation read back");
+    assert!(ix.add("r:a", "a", "book_table", f("book a table at Luigi"), 6.0, false), "a later use");
+    assert_eq!(ix.stats().examples, 1);
+    // replays do not count as uses: a call read back three times is evicted as one use
+    let mut config = LearnConfig::default();
+    config.max_examples = 3;
+    let mut ix = LearnedIndex::new(config);
+    for t in 0..3 {
+        ix.add("g", "a", "replayed", f("replayed request"), 0.0, false);
+        ix.add("g", "a", "popular", f("popular request"), t as f64, false);
+    }
+    ix.add("g", "a", "x", f("request words x"), 10.0, false);
+    ix.add("g", "a", "y", f("request words y"), 20.0, false);
+    let kept = |ix: &mut LearnedIndex, text: &str, tool: &str| ix.votes(&["g"], Some("a"), &f(text), 20.0).iter().any(|v| v.tool == tool);
+    assert!(kept(&mut ix, "popular request", "popular"));
+    assert!(!kept(&mut ix, "replayed request", "replayed"));
+}
+
+#[test]
 fn similar_requests_vote_for_their_tool_and_unrelated_ones_get_nothing() {
     let mut ix = index(false);
     ix.add("r:a", "a", "book_table", f("sort out dinner for four on friday at Luigi"), 0.0, false);
@@ -86,8 +109,8 @@ fn bounds_evict_the_least_used_and_oldest_first_down_to_ninety_percent() {
     let mut ix = LearnedIndex::new(config);
     ix.add(SEED_PARTITION, SEED_PARTITION, "seeded", f("seed request words"), 0.0, true);
     // "popular" used three times; the rest once, at increasing times
-    for _ in 0..3 {
-        ix.add("g", "a", "popular", f("popular request"), 0.0, false);
+    for t in 0..3 {
+        ix.add("g", "a", "popular", f("popular request"), t as f64, false);
     }
     for i in 0..10 {
         ix.add("g", "a", &format!("t{i}"), f(&format!("request number w{i}")), (i + 1) as f64 * 1000.0, false);

@@ -116,8 +116,11 @@ impl LearnedIndex {
     }
 
     /// Keeps an example: `features` of a request `resource` made that `tool` served, in
-    /// `partition`, seen at `time` (ms). A repeat (same partition, resource, tool and terms)
-    /// is merged: uses + 1, time = the later one. False when the features are empty.
+    /// `partition`, made at `time` (ms). A later repeat (same partition, resource, tool and
+    /// terms) is merged: uses + 1, time = the later one. False when nothing was kept: empty
+    /// features, or a call no later than the example's last one, which it already counts (a
+    /// conversation a new process reads back from memory, a shared log read again); calls of
+    /// one request at one instant count once.
     pub fn add(&mut self, partition: &str, resource: &str, tool: &str, features: Features, time: f64, seed: bool) -> bool {
         if features.is_empty() || !time.is_finite() {
             return false;
@@ -125,6 +128,9 @@ impl LearnedIndex {
         let key = example_key(resource, tool, &features);
         if let Some(p) = self.partitions.get_mut(partition) {
             if let Some(slot) = p.find(key, resource, tool, &features) {
+                if time <= p.get(slot).time {
+                    return false;
+                }
                 let before = p.profiles.bytes;
                 p.merge(slot, time, self.config.rules.half_life_ms);
                 if partition != SEED_PARTITION {

@@ -130,7 +130,7 @@ impl Partition {
         slot
     }
 
-    /// A repeat of the example in `slot`: uses + 1, time = the later one (its profile follows).
+    /// A later repeat of the example in `slot`: uses + 1, time = `time` (its profile follows).
     pub fn merge(&mut self, slot: u32, time: f64, half_life_ms: f64) {
         let old = self.get(slot).clone();
         let e = self.get_mut(slot);
