@@ -206,6 +206,27 @@ describe('ToolSearchProcessor learn: bounds, decay, deletion', () => {
     expect(learning.stats().examples).toBe(1);
   });
 
+  it("a deletion holds for the conversations already had: their calls are not learned again, later calls are", async () => {
+    const call = (id: string, createdAt: Date) => ({ role: 'assistant', createdAt, content: { parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolCallId: id, toolName: 'book_table', result: {} } }] } });
+    const history = [{ role: 'user', content: DINNER }, call('c1', new Date(Date.now() - 60_000))];
+    const observe = (learning: any, messages: unknown[], resource = 'u') => learning.observe({ requestContext: ctx(resource), messages }, fakeCatalog('book_table'), false, async () => true);
+    for (const forget of ['resource', 'all']) {
+      const learning = new ToolLearning(learnOptionsOf(true, 'T'));
+      await observe(learning, history);
+      await observe(learning, history, 'other');
+      await (forget === 'resource' ? learning.forgetResource('u') : learning.forgetAll());
+      expect(learning.stats().examples).toBe(forget === 'resource' ? 1 : 0);
+      // the thread's next step: its history (read from memory) still holds the call
+      await observe(learning, history);
+      expect(learning.stats().examples, forget).toBe(forget === 'resource' ? 1 : 0);
+      expect(learning.votes(DINNER_AGAIN, ctx('u')).get('book_table'), forget).toBeUndefined();
+      // a call made after the deletion teaches again
+      await new Promise((r) => setTimeout(r, 5));
+      await observe(learning, [...history, { role: 'user', content: DINNER_AGAIN }, call('c2', new Date())]);
+      expect(learning.votes(DINNER_AGAIN, ctx('u')).get('book_table'), forget).toBeGreaterThan(0.45);
+    }
+  });
+
   it('stale habits fade: votes decay with the half-life', async () => {
     const learning = new ToolLearning(learnOptionsOf({ halfLifeDays: 1 }, 'T'));
     const now = Date.now();

@@ -107,6 +107,12 @@ class ToolLearning {
   /** A shared store's sync (js/learn/sync.js), or undefined for 'in-memory'. */
   #sync;
   #seen = new Set();
+  /**
+   * When each resource's learning was last deleted (ms; at most SEEN_CALLS resources), and all of
+   * it: calls made before are not learned again from the conversations that still hold them.
+   */
+  #forgottenAt = new Map();
+  #clearedAt = -Infinity;
   /** The challenger rule's floor (CHALLENGER_SUPPORT): with model vectors or terms alone. */
   #challengerFloor;
 
@@ -142,13 +148,13 @@ class ToolLearning {
   #applyRecord(record) {
     const type = record.type ?? 'example';
     if (type === 'clear') {
-      this.#seen.clear();
+      this.#markCleared(record.time);
       this.#index.clear();
       return;
     }
     if (typeof record.resource !== 'string') return;
     if (type === 'forget') {
-      this.#forgetSeen(record.resource);
+      this.#markForgotten(record.resource, record.time);
       this.#index.forgetResource(record.resource);
       return;
     }
@@ -158,8 +164,24 @@ class ToolLearning {
     this.#index.addPayload(record.partition, record.resource, record.tool, Math.min(record.time, Date.now()), record.payload, false);
   }
 
-  #forgetSeen(resourceId) {
+  /** A deletion of `resourceId`'s learning at `time` (a tombstone's; now by default). */
+  #markForgotten(resourceId, time = Date.now()) {
     for (const key of [...this.#seen]) if (key.startsWith(`${resourceId}\u0000`)) this.#seen.delete(key);
+    const at = Math.min(Number.isFinite(time) ? time : Date.now(), Date.now());
+    this.#forgottenAt.delete(resourceId);
+    this.#forgottenAt.set(resourceId, at);
+    if (this.#forgottenAt.size > SEEN_CALLS) this.#forgottenAt.delete(this.#forgottenAt.keys().next().value);
+  }
+
+  #markCleared(time = Date.now()) {
+    this.#seen.clear();
+    this.#forgottenAt.clear();
+    this.#clearedAt = Math.min(Number.isFinite(time) ? time : Date.now(), Date.now());
+  }
+
+  /** Whether a call `resource` made at `time` is older than a deletion of what it taught. */
+  #deleted(resource, time) {
+    return time <= this.#clearedAt || time <= (this.#forgottenAt.get(resource) ?? -Infinity);
   }
 
   /** The payload learning keeps for `request` (hashed terms, counts, int8 vector; base64), or null. */
@@ -239,6 +261,7 @@ class ToolLearning {
         // (when the call was made: a conversation replayed after a restart, or read from memory
         // by a fresh serverless instance, must not make an old call look new to the decay)
         const time = callTime(message.createdAt);
+        if (this.#deleted(resource, time)) continue;
         const payload = this.#index.add(partition, resource, name, request, time, false);
         // (into the index now: read-your-writes; to the shared store without waiting)
         if (payload) this.#sync?.push({ type: 'example', partition, resource, tool: name, time, payload });
@@ -394,14 +417,14 @@ class ToolLearning {
    * shared store: how many records the store deleted; every process drops them too).
    */
   async forgetResource(resourceId) {
-    this.#forgetSeen(resourceId);
+    this.#markForgotten(String(resourceId));
     const removed = this.#index.forgetResource(String(resourceId));
     return this.#sync ? this.#sync.forgetResource(resourceId) : removed;
   }
 
   /** Forgets every learned example (seeds, which are configuration, stay), in every process with a shared store. */
   async forgetAll() {
-    this.#seen.clear();
+    this.#markCleared();
     this.#index.clear();
     if (this.#sync) await this.#sync.clear();
   }
