@@ -384,6 +384,40 @@ fn english_at(words: &[&str], i: usize) -> Actions {
     english_word_action(w)
 }
 
+/// The words of `request` that only ever say its action through a phrasal verb (`pull` of
+/// "pull up", `get` and `rid` of "get rid of", `set` of "set up", `look` of "look up / for"):
+/// their literal sense is not the request's subject, and as query terms they match the wrong
+/// tools (`pull up issue 412` against `get_pull_request`). Lowercased; a word also used on
+/// its own elsewhere in the request is kept.
+pub fn phrasal_verb_words(request: &str) -> Vec<String> {
+    // (most requests have none of the particles: no copy for them)
+    let has = |p: &[u8]| request.as_bytes().windows(p.len()).any(|w| w.eq_ignore_ascii_case(p));
+    if !(has(b" up") || has(b" for") || has(b" rid")) {
+        return Vec::new();
+    }
+    let text: std::borrow::Cow<'_, str> = if request.is_ascii() { request.into() } else { normalize(request).into() };
+    let lower = text.to_ascii_lowercase();
+    let words: Vec<&str> = word_spans(&text).into_iter().map(|(a, b)| &lower[a..b]).collect();
+    let mut phrasal: Vec<usize> = Vec::new();
+    for i in 0..words.len().saturating_sub(1) {
+        match (words[i], words[i + 1]) {
+            ("set", "up") | ("pull", "up") | ("look", "up") | ("look", "for") => phrasal.push(i),
+            ("get", "rid") => phrasal.extend([i, i + 1]),
+            _ => {}
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for &i in &phrasal {
+        let w = words[i];
+        let uses = words.iter().filter(|x| **x == w).count();
+        let as_phrasal = phrasal.iter().filter(|&&j| words[j] == w).count();
+        if uses == as_phrasal && !out.iter().any(|x| x == w) {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
 /// The actions `request` asks for (empty when it names none).
 pub fn request_actions(request: &str) -> Actions {
     // (ASCII is its own normal form)

@@ -207,3 +207,26 @@ fn every_action_stem_passes_the_prefilter() {
     assert!(!may_be_action("the"));
     assert!(!may_be_action("weather"));
 }
+
+#[test]
+fn a_phrasal_verb_says_the_action_not_the_subject() {
+    assert_eq!(phrasal_verb_words("Pull up issue #412 on acme/web"), ["pull"]);
+    assert_eq!(phrasal_verb_words("Get rid of the preview branch"), ["get", "rid"]);
+    assert_eq!(phrasal_verb_words("Set up a price; look for products"), ["set", "look"]);
+    // a word also used on its own stays a term
+    assert!(phrasal_verb_words("Pull up the pull request").is_empty());
+    assert!(phrasal_verb_words("pull the latest changes").is_empty());
+    assert!(phrasal_verb_words("set the timeout").is_empty());
+    // "pull up" asks for the issue, not for a tool named after pulling
+    let tools = [
+        ("get_issue", "Get details of a specific issue in a GitHub repository"),
+        ("get_pull_request", "Get details of a specific pull request"),
+        ("delete_branch", "Deletes a development branch"),
+        ("get_branch", "Gets a development branch"),
+    ];
+    let docs: Vec<FieldDoc> = tools.iter().map(|(n, d)| FieldDoc::new(vec![(Field::Name, (*n).to_owned()), (Field::Description, (*d).to_owned())])).collect();
+    let index = EnhancedIndex::build(&docs);
+    let top = |q: &str| tools[index.search(q)[0].0 as usize].0;
+    assert_eq!(top("Pull up issue 412"), "get_issue");
+    assert_eq!(top("Get rid of the preview branch"), "delete_branch");
+}

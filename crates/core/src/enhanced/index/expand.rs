@@ -2,6 +2,7 @@
 //! identifiers, CJK units, prefix relatives (`rent` ~ `rental`) and typo neighbours.
 
 use super::super::analyzer::{normalize, stem, tokenize, Token};
+use super::super::action::phrasal_verb_words;
 use super::super::glossary::glossary_words;
 use super::build::fuzzy_eligible;
 use super::{EnhancedIndex, Lazy, MAX_FUZZY, MAX_PREFIX, TYPO_MEMORY};
@@ -50,7 +51,10 @@ impl EnhancedIndex {
     pub(super) fn query_terms(&self, query: &str) -> QueryTerms {
         let tu = &self.tuning;
         let mut q = QueryTerms::default();
+        let phrasal = phrasal_verb_words(query);
         tokenize(query, &mut |tok| match tok {
+            // (the verb of "pull up", "get rid of": the action says it, see action.rs)
+            Token::Word(surface) if !phrasal.is_empty() && phrasal.iter().any(|w| surface.eq_ignore_ascii_case(w)) => {}
             Token::Word(surface) => {
                 let stem = stem(surface);
                 // Documents index a word's stem and, when different, its surface form,
