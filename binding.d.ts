@@ -32,10 +32,17 @@ export declare class NativeLearnedIndex {
   /** The payload `add` would store for `text`, without learning it (null: nothing to keep). */
   exportExample(text: string): string | null
   /**
-   * Learns an example another process exported (a shared store's record); false when the
-   * payload is not one.
+   * Which model this index's vectors come from (hex), or null without one: a record carries
+   * it, so that another process uses the record's vector only when it has the same model.
    */
-  addPayload(partition: string, resource: string, tool: string, time: number, payload: string, seed?: boolean | undefined | null): boolean
+  get vectorModel(): string | null
+  /**
+   * Learns an example another process exported (a shared store's record), whose vector came
+   * from `vector_model` (its `vectorModel`); false when the payload is not one. A vector of
+   * another model (a deployment mid-upgrade, another `search.model`) is not comparable with
+   * this one's: the example keeps its terms only.
+   */
+  addPayload(partition: string, resource: string, tool: string, time: number, payload: string, seed?: boolean | undefined | null, vectorModel?: string | undefined | null): boolean
   /** The learned votes for `text` over `partitions`, asked by `resource` at `now` (ms). */
   votes(partitions: Array<string>, resource: string | undefined | null, text: string, now: number): NativeVotes
   forgetResource(resource: string): number

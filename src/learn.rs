@@ -113,12 +113,26 @@ impl NativeLearnedIndex {
         (!f.is_empty()).then(|| learn::encode_payload(&f))
     }
 
-    /// Learns an example another process exported (a shared store's record); false when the
-    /// payload is not one.
+    /// Which model this index's vectors come from (hex), or null without one: a record carries
+    /// it, so that another process uses the record's vector only when it has the same model.
+    #[napi(getter, catch_unwind)]
+    pub fn vector_model(&self) -> Option<String> {
+        self.model.as_ref().map(|m| format!("{:016x}", m.fingerprint()))
+    }
+
+    /// Learns an example another process exported (a shared store's record), whose vector came
+    /// from `vector_model` (its `vectorModel`); false when the payload is not one. A vector of
+    /// another model (a deployment mid-upgrade, another `search.model`) is not comparable with
+    /// this one's: the example keeps its terms only.
     #[napi(catch_unwind)]
-    pub fn add_payload(&mut self, partition: String, resource: String, tool: String, time: f64, payload: String, seed: Option<bool>) -> bool {
+    pub fn add_payload(&mut self, partition: String, resource: String, tool: String, time: f64, payload: String, seed: Option<bool>, vector_model: Option<String>) -> bool {
         match learn::decode_payload(&payload) {
-            Some(f) => self.index.add(&partition, &resource, &tool, f, time, seed.unwrap_or(false)),
+            Some(mut f) => {
+                if f.vector.is_some() && (vector_model.is_none() || vector_model != self.vector_model()) {
+                    f.vector = None;
+                }
+                self.index.add(&partition, &resource, &tool, f, time, seed.unwrap_or(false))
+            }
             None => false,
         }
     }

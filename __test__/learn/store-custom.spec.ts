@@ -7,6 +7,9 @@
 import { Agent } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
@@ -322,6 +325,36 @@ describe('learn.store: bad stores and options', () => {
     expect(sent).toEqual([]);
     // a reply of the wrong shape is a failure, not "nothing to read"
     await expect(store.read(undefined)).rejects.toThrow(/redisLearnStore: read answered null, not a list of stream entries/);
+  });
+
+  it("a record's vector serves only processes with the same model (vectorModel): another model's, or none, keeps its terms", async () => {
+    const store = arrayStore();
+    const on = (search: any) => new ToolSearchProcessor({ tools: catalog(), search, preload: true, learn: { store } });
+    const writer = on({ mode: 'hybrid' });
+    const same = on({ mode: 'hybrid' });
+    // the shipped model with one weight changed: another model (a deployment mid-upgrade)
+    const dir = mkdtempSync(join(tmpdir(), 'mnp-model-'));
+    const bytes = readFileSync(require.resolve('mastra-native-processors-model-multilingual/model.bin'));
+    // (the middle of the file is in its table of token vectors)
+    bytes[bytes.length >> 1] ^= 1;
+    writeFileSync(join(dir, 'model.bin'), bytes);
+    const other = on({ mode: 'hybrid', model: dir });
+    const lexical = on({ mode: 'enhanced' });
+    await turn(writer, DINNER, solve('book_table'));
+    expect(store.log[0].record.vectorModel).toMatch(/^[0-9a-f]{16}$/);
+    for (const p of [same, other, lexical]) expect((await turn(p, DINNER_AGAIN, answer)).log[0].tools, 'the terms still serve').toContain('book_table');
+    const bytesOf = (p: any) => p.getLearningStats().bytes;
+    expect(bytesOf(same)).toBe(bytesOf(writer));
+    // (the int8 vector, one byte per dimension, is not kept)
+    expect(bytesOf(writer) - bytesOf(other)).toBeGreaterThanOrEqual(256);
+    expect(bytesOf(lexical)).toBe(bytesOf(other));
+    // a record without vectorModel (written by hand, or by an older version) keeps its terms only
+    const late = on({ mode: 'hybrid' });
+    store.log.splice(0, store.log.length, { seq: 99, record: { ...store.log[0].record, vectorModel: undefined, origin: 'elsewhere' } });
+    await turn(late, 'hello', answer);
+    expect(bytesOf(late)).toBe(bytesOf(other));
+    for (const p of [writer, same, other, lexical, late]) p.dispose();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a record read back is learned exactly as the example its process learned; an unreadable payload is refused', () => {

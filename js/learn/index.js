@@ -112,6 +112,8 @@ class ToolLearning {
    * it: calls made before are not learned again from the conversations that still hold them.
    */
   #forgottenAt = new Map();
+  /** `{ vectorModel }` for the records this process writes when its examples have vectors. */
+  #vectorModel;
   #clearedAt = -Infinity;
   /** The challenger rule's floor (CHALLENGER_SUPPORT): with model vectors or terms alone. */
   #challengerFloor;
@@ -139,6 +141,8 @@ class ToolLearning {
     for (const [tool, request] of config.seed) this.#index.add(SEED_PARTITION, SEED_PARTITION, tool, request, now, true);
     // (the in-process index always answers queries; a shared store is a log every process replays into it)
     if (config.store !== 'in-memory') this.#sync = new LearnSync(config.store, { apply: (record) => this.#applyRecord(record), getLogger });
+    const vectorModel = this.#index.vectorModel;
+    this.#vectorModel = vectorModel ? { vectorModel } : {};
   }
 
   /**
@@ -161,7 +165,9 @@ class ToolLearning {
     if (type !== 'example' || typeof record.tool !== 'string' || !record.tool || typeof record.partition !== 'string') return;
     if (record.partition !== this.#partitionOf(record.resource)) return;
     if (typeof record.payload !== 'string' || typeof record.time !== 'number' || !Number.isFinite(record.time)) return;
-    this.#index.addPayload(record.partition, record.resource, record.tool, Math.min(record.time, Date.now()), record.payload, false);
+    // (its vector only when it comes from this process's model: see vectorModel)
+    const vectorModel = typeof record.vectorModel === 'string' ? record.vectorModel : null;
+    this.#index.addPayload(record.partition, record.resource, record.tool, Math.min(record.time, Date.now()), record.payload, false, vectorModel);
   }
 
   /** A deletion of `resourceId`'s learning at `time` (a tombstone's; now by default). */
@@ -264,7 +270,7 @@ class ToolLearning {
         if (this.#deleted(resource, time)) continue;
         const payload = this.#index.add(partition, resource, name, request, time, false);
         // (into the index now: read-your-writes; to the shared store without waiting)
-        if (payload) this.#sync?.push({ type: 'example', partition, resource, tool: name, time, payload });
+        if (payload) this.#sync?.push({ type: 'example', partition, resource, tool: name, time, payload, ...this.#vectorModel });
       }
     }
   }

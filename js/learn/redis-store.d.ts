@@ -16,6 +16,8 @@ export interface LearnRecord {
   payload: string;
   /** The process that wrote it (its own records are not applied twice). */
   origin?: string;
+  /** Which model made the payload's vector ('hybrid'); another process uses the vector only with the same model. */
+  vectorModel?: string;
 }
 
 /**

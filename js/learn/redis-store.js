@@ -71,9 +71,11 @@ function recordJson(record, path = 'record') {
     if (typeof record[field] !== 'string') throw optionError(`${path}.${field}`, 'a string', record[field]);
   }
   if (typeof record.time !== 'number' || !Number.isFinite(record.time)) throw optionError(`${path}.time`, 'a finite number (ms since the epoch)', record.time);
-  if (record.origin !== undefined && typeof record.origin !== 'string') throw optionError(`${path}.origin`, 'a string', record.origin);
-  const { partition, resource, tool, time, payload, origin } = record;
-  return JSON.stringify({ type, partition, resource, tool, time, payload, ...(origin !== undefined ? { origin } : {}) });
+  for (const field of ['origin', 'vectorModel']) {
+    if (record[field] !== undefined && typeof record[field] !== 'string') throw optionError(`${path}.${field}`, 'a string', record[field]);
+  }
+  const { partition, resource, tool, time, payload, origin, vectorModel } = record;
+  return JSON.stringify({ type, partition, resource, tool, time, payload, ...(origin !== undefined ? { origin } : {}), ...(vectorModel !== undefined ? { vectorModel } : {}) });
 }
 
 /**

@@ -118,6 +118,10 @@ pub struct StaticModel {
     /// Trailing dimensions only Latin-script text keeps (an English teacher's signal, which
     /// would otherwise only add noise to the other scripts' vectors).
     latin_tail: usize,
+    /// Which model this is (its file's bytes and the centering, hashed): sentence vectors of
+    /// two models are not comparable, so vectors another process kept (a shared learning
+    /// store) are used only when they carry the same fingerprint.
+    fingerprint: u64,
     /// Queries' words already segmented (emptied when full): requests share most of their
     /// words, and one lookup here costs less than the trie walk, whose lookups miss the
     /// cache after a search has streamed the document vectors through it.
@@ -125,6 +129,22 @@ pub struct StaticModel {
     /// The last sentence vector made, by text and script: a step embeds its request for the
     /// hybrid search and again for learned evidence (js/learn), the same text twice in a row.
     last_sentence: std::sync::Mutex<Option<(Box<str>, Script, Vec<f32>)>>,
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over `bytes` taken eight at a time (a model file of tens of MB in a few ms), then
+/// its length: stable across platforms and builds, unlike the standard library's hasher.
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = (h ^ u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))).wrapping_mul(PRIME);
+    }
+    for &b in words.remainder() {
+        h = (h ^ b as u64).wrapping_mul(PRIME);
+    }
+    (h ^ bytes.len() as u64).wrapping_mul(PRIME)
 }
 
 /// At most this many words in [`StaticModel::tokenize`]'s cache (~1 MB).
@@ -292,6 +312,7 @@ impl StaticModel {
             means,
             centering: DEFAULT_CENTERING,
             latin_tail,
+            fingerprint: fnv1a(FNV_OFFSET ^ DEFAULT_CENTERING.to_bits() as u64, bytes),
             query_words: Default::default(),
             last_sentence: Default::default(),
         })
@@ -300,6 +321,7 @@ impl StaticModel {
     /// The same model taking `share` of each script's mean off sentence vectors (tuning).
     pub fn with_centering(mut self, share: f32) -> Self {
         self.centering = share;
+        self.fingerprint = fnv1a(self.fingerprint ^ share.to_bits() as u64, &[]);
         self
     }
 
@@ -336,6 +358,11 @@ impl StaticModel {
 
     pub fn dim(&self) -> usize {
         self.dim
+    }
+
+    /// The model's identity (see the field): equal for the same file and centering.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// How many trailing dimensions only Latin-script text keeps (0: none).

@@ -931,3 +931,23 @@ fn same_script_share_prefers_the_query_script() {
         assert!((top[0].1 - plain.iter().find(|d| d.0 == first).unwrap().1 - 0.3).abs() < 1e-6);
     }
 }
+
+#[test]
+fn a_model_is_known_by_its_file_and_centering() {
+    let bytes = tiny_model_bytes();
+    let a = StaticModel::from_bytes(&bytes).unwrap();
+    assert_eq!(a.fingerprint(), StaticModel::from_bytes(&bytes).unwrap().fingerprint());
+    let mut changed = bytes.clone();
+    let last = changed.len() - 1;
+    changed[last] ^= 1;
+    if let Ok(b) = StaticModel::from_bytes(&changed) {
+        assert_ne!(a.fingerprint(), b.fingerprint(), "one byte apart");
+    }
+    let mut weights = bytes.clone();
+    let mid = weights.len() / 2;
+    weights[mid] ^= 1;
+    let c = StaticModel::from_bytes(&weights).unwrap();
+    assert_ne!(a.fingerprint(), c.fingerprint());
+    let centred = StaticModel::from_bytes(&bytes).unwrap().with_centering(0.0);
+    assert_ne!(a.fingerprint(), centred.fingerprint(), "another centering makes other vectors");
+}
