@@ -321,6 +321,7 @@ describe('learn.store: bad stores and options', () => {
     await expect(store.append({ partition: 'p', resource: 'r', tool: 't', time: 1 } as any)).rejects.toThrow(new TypeError('redisLearnStore: record.payload must be a string; received undefined.'));
     await expect(store.append({ type: 'gone', partition: 'p', resource: 'r', tool: 't', time: 1, payload: '' } as any)).rejects.toThrow(/record\.type must be 'example', 'forget' or 'clear'/);
     await expect(store.append({ partition: 'p', resource: 'r', tool: 't', time: NaN, payload: '' })).rejects.toThrow(/record\.time must be a finite number/);
+    await expect(store.append({ partition: 'p', resource: 'r', tool: 't', time: 1, payload: '', vectorModel: 42 } as any)).rejects.toThrow(/record\.vectorModel must be a string/);
     await expect(store.read('not-a-cursor')).rejects.toThrow(/read\(\) cursor must be undefined or a cursor read\(\) returned/);
     expect(sent).toEqual([]);
     // a reply of the wrong shape is a failure, not "nothing to read"
