@@ -205,6 +205,11 @@ export declare class NativeToolCatalog {
   /** Keys that contain, or are contained in, `requested` (case-insensitive), in key order. */
   suggestionKeys(requested: string): Array<string>
   /**
+   * For each of `names`, whether `query` asks for another action than the tool performs
+   * among its siblings (see the core's `ToolCatalog::action_mismatches`).
+   */
+  actionMismatches(query: string, names: Array<string>): Array<boolean>
+  /**
    * Handles of the tools that come up for requests about other tools (stuffed
    * descriptions), from the tools' `handles` and `descriptions` (at most 64 are searched):
    * never loaded on a guess. Call once per catalog.

@@ -500,6 +500,14 @@ impl NativeToolCatalog {
         self.inner.suggestion_keys(&requested).into_iter().map(str::to_owned).collect()
     }
 
+    /// For each of `names`, whether `query` asks for another action than the tool performs
+    /// among its siblings (see the core's `ToolCatalog::action_mismatches`).
+    #[napi(catch_unwind)]
+    pub fn action_mismatches(&self, query: String, names: Vec<String>) -> Vec<bool> {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.inner.action_mismatches(&query, &names)
+    }
+
     /// Handles of the tools that come up for requests about other tools (stuffed
     /// descriptions), from the tools' `handles` and `descriptions` (at most 64 are searched):
     /// never loaded on a guess. Call once per catalog.

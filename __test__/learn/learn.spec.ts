@@ -286,6 +286,35 @@ describe('ToolSearchProcessor learn: fused preload and the shared-store records'
     processor.dispose();
   });
 
+  it('past requests for a sibling of the asked action are not evidence for it (create learned, list asked)', async () => {
+    const make = (id: string, description: string) => createTool({ id, description, inputSchema: z.object({}).passthrough(), execute: async () => ({ ok: id }) });
+    const siblings = {
+      tracker_create_issue: make('tracker_create_issue', 'Create a new issue in a project'),
+      tracker_list_issues: make('tracker_list_issues', 'List issues in a project with filters'),
+      tracker_get_issue: make('tracker_get_issue', 'Get details of a specific issue'),
+      tracker_delete_issue: make('tracker_delete_issue', 'Delete an issue from a project'),
+      get_weather: make('get_weather', 'Get the current weather and forecast for a city.'),
+    };
+    for (const mode of ['enhanced', 'hybrid']) {
+      const events: any[] = [];
+      const processor = new ToolSearchProcessor({ tools: siblings, search: { mode } as any, preload: { onPreload: (e: any) => events.push(e) }, learn: true });
+      for (const past of ['create an issue in the acme web project about the login bug', 'create an issue in the acme web project about the signup bug']) await turn(processor, past, solve('tracker_create_issue'), 'u1');
+      events.length = 0;
+      // a request like them, for the same action: the learned tool, marked learned
+      await turn(processor, 'create an issue in the acme web project about the logout bug', answer, 'u1');
+      expect(events[0].tools.find((t: any) => t.name === 'tracker_create_issue'), mode).toMatchObject({ learned: true });
+      // the same words asking to list or delete: what was learned speaks for create, not for them
+      for (const ask of ['list the issues in the acme web project about the login bug', 'delete the issue in the acme web project about the login bug']) {
+        events.length = 0;
+        const { log } = await turn(processor, ask, answer, 'u1');
+        const offered = (events[0]?.tools ?? []).map((t: any) => t.name);
+        expect(offered, `${mode}: ${ask}`).not.toContain('tracker_create_issue');
+        expect(log[0].tools, `${mode}: ${ask}`).not.toContain('tracker_create_issue');
+      }
+      processor.dispose();
+    }
+  });
+
   it('hybrid: past requests for another tool that share only a few words do not displace a confident zero-shot best', async () => {
     const plainEvents: any[] = [];
     const events: any[] = [];

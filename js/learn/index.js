@@ -373,6 +373,17 @@ class ToolLearning {
         row.margin = evidence.profileSimilarities[0] - (evidence.profileSimilarities[1] ?? 0);
       }
     }
+    // Past requests for a sibling of the tool the request asks for ("create an issue" learned,
+    // "list the issues" asked: sibling tools share their requests' words) are not evidence for
+    // it: a tool whose action among its siblings is not the one asked keeps no learned evidence.
+    const evidenced = rows.filter((r) => r.votes > 0 || r.profile > 0);
+    const mismatched = this.#actionMismatches(catalog, query, evidenced.map((r) => r.result.name));
+    evidenced.forEach((row, i) => {
+      if (!mismatched[i]) return;
+      Object.assign(row, blank);
+      learned.delete(row.result.name);
+    });
+    if (evidenced.length > 0 && evidenced.every((_, i) => mismatched[i])) return { ...ranking, learned: new Set() };
     for (const row of rows) row.confidence = fusedConfidence(row);
     // (the fused best, before the one-tool rules: a weakly supported challenger stands down)
     const best = rows.reduce((a, b) => (b.confidence > a.confidence ? b : a), rows[0]);
@@ -390,6 +401,11 @@ class ToolLearning {
     return { results: chosen.map((r) => r.result), tools: chosen.map((r) => r.tool), confidences: chosen.map((r) => r.confidence), learned };
   }
 
+  /** For each of `names`, whether `query` asks for another action than the tool performs among its siblings. */
+  #actionMismatches(catalog, query, names) {
+    return names.length === 0 ? [] : catalog.native.actionMismatches(String(query), names);
+  }
+
   /**
    * search_tools' results with learned evidence (enhanced and hybrid modes): the tools learning
    * vouches for come first, best first (one the search missed joins if the filter's 'search'
@@ -398,6 +414,8 @@ class ToolLearning {
   async rerank(found, catalog, requestContext, query, preferId, topK, allowed) {
     const strong = this.#strong(query, requestContext);
     if (strong.length === 0 || topK === 0) return found;
+    // (a learned sibling of the asked action is not moved up: see preloadRanking)
+    if (this.#actionMismatches(catalog, query, strong.map((s) => s.name)).some(Boolean)) return found;
     // (a tool the search missed entirely is shown with the best score, or 1 when nothing matched)
     const top = found.results[0]?.score ?? 1;
     const front = [];

@@ -19,6 +19,13 @@ pub struct HybridRanker {
     fusion: Fusion,
 }
 
+impl HybridRanker {
+    /// Its lexical side (the enhanced index).
+    pub(super) fn lexical(&self) -> &EnhancedIndex {
+        &self.lexical
+    }
+}
+
 impl ToolCatalog {
     /// Overrides the fusion knobs (quality tuning).
     #[doc(hidden)]

@@ -166,6 +166,33 @@ impl ToolCatalog {
         first.map(|p| self.entries.handle(p as usize))
     }
 
+    /// For each of `names` (tools as search shows them: id, else key), whether `query` asks
+    /// for another action than the one the tool performs among its siblings (`x_create` for
+    /// "list the x"; an action factor below 1, enhanced and hybrid only): what was learned
+    /// for it speaks for a sibling, not for this request.
+    pub fn action_mismatches(&self, query: &str, names: &[&str]) -> Vec<bool> {
+        let index = match &self.ranker {
+            super::Ranker::Enhanced(index) => &**index,
+            super::Ranker::Hybrid(hybrid) => hybrid.lexical(),
+            super::Ranker::Compatible { .. } => return vec![false; names.len()],
+        };
+        let wanted = index.query_actions(query);
+        if wanted.is_empty() {
+            return vec![false; names.len()];
+        }
+        names.iter().map(|name| self.doc_of(name).is_some_and(|doc| index.action_factor(wanted, doc) < 1.0)).collect()
+    }
+
+    /// The document (slot) indexed under `name`.
+    fn doc_of(&self, name: &str) -> Option<u32> {
+        let pos = self.names.first_id_pos.get(name, |p| self.entries.id(p as usize).unwrap_or("")).or_else(|| self.names.key_pos.get(name, |p| self.entries.key(p as usize)))?;
+        if let Some(slot) = self.entries.get(pos as usize).slot {
+            return Some(slot);
+        }
+        // (several tools share the name: the document is the last one's)
+        self.slot_entry.iter().position(|&p| self.entries.name(p as usize) == name).map(|s| s as u32)
+    }
+
     /// The reference's name resolution for load/active: key first without a filter,
     /// id first with one.
     pub fn resolve(&self, name: &str, prefer_id: bool) -> Option<u32> {

@@ -452,3 +452,21 @@ fn a_checked_source_builds_like_the_source() {
     let short = CatalogSource::Joined { text: "a\0\0x", count: 2 }.check(&validated).unwrap_err();
     assert_eq!(short, BuildError::Joined(JoinedError::TooFewFields));
 }
+
+#[test]
+fn action_mismatches_name_the_siblings_of_another_action() {
+    let tools = [
+        ("tracker_create_issue", "Create a new issue in a project"),
+        ("tracker_list_issues", "List issues in a project"),
+        ("tracker_delete_issue", "Delete an issue"),
+        ("get_weather", "Weather forecast for a city"),
+    ];
+    let entries = tools.iter().enumerate().map(|(i, (n, d))| entry(i as u32, n, Some(n), d)).collect::<Vec<_>>();
+    let names: Vec<&str> = tools.iter().map(|t| t.0).chain(["not_a_tool"]).collect();
+    let c = built(entries.clone(), vec![], SearchMode::Enhanced);
+    assert_eq!(c.action_mismatches("list the issues of the web project", &names), [true, false, true, false, false]);
+    assert_eq!(c.action_mismatches("create an issue about the login bug", &names), [false, true, true, false, false]);
+    // a request naming no action, and compatible mode, mismatch nothing
+    assert_eq!(c.action_mismatches("the web project's issues", &names), [false; 5]);
+    assert_eq!(built(entries, vec![], SearchMode::Compatible).action_mismatches("list the issues", &names), [false; 5]);
+}
