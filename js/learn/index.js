@@ -85,6 +85,11 @@ function callTime(createdAt) {
   return Number.isFinite(at) && at > 0 ? Math.min(at, now) : now;
 }
 
+/** A deletion's time (a tombstone's may come from another clock): finite, no later than now. */
+function deletionTime(time) {
+  return Math.min(Number.isFinite(time) ? time : Date.now(), Date.now());
+}
+
 /** FUSED_WEIGHTS applied to one candidate of preload's ranking. */
 function fusedConfidence({ zeroShot, votes, top, topVote, similarity, profile, topProfile, margin }) {
   const w = FUSED_WEIGHTS;
@@ -112,9 +117,9 @@ class ToolLearning {
    * it: calls made before are not learned again from the conversations that still hold them.
    */
   #forgottenAt = new Map();
+  #clearedAt = -Infinity;
   /** `{ vectorModel }` for the records this process writes when its examples have vectors. */
   #vectorModel;
-  #clearedAt = -Infinity;
   /** The challenger rule's floor (CHALLENGER_SUPPORT): with model vectors or terms alone. */
   #challengerFloor;
 
@@ -173,16 +178,15 @@ class ToolLearning {
   /** A deletion of `resourceId`'s learning at `time` (a tombstone's; now by default). */
   #markForgotten(resourceId, time = Date.now()) {
     for (const key of [...this.#seen]) if (key.startsWith(`${resourceId}\u0000`)) this.#seen.delete(key);
-    const at = Math.min(Number.isFinite(time) ? time : Date.now(), Date.now());
     this.#forgottenAt.delete(resourceId);
-    this.#forgottenAt.set(resourceId, at);
+    this.#forgottenAt.set(resourceId, deletionTime(time));
     if (this.#forgottenAt.size > SEEN_CALLS) this.#forgottenAt.delete(this.#forgottenAt.keys().next().value);
   }
 
   #markCleared(time = Date.now()) {
     this.#seen.clear();
     this.#forgottenAt.clear();
-    this.#clearedAt = Math.min(Number.isFinite(time) ? time : Date.now(), Date.now());
+    this.#clearedAt = deletionTime(time);
   }
 
   /** Whether a call `resource` made at `time` is older than a deletion of what it taught. */
