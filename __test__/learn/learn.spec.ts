@@ -315,6 +315,27 @@ describe('ToolSearchProcessor learn: fused preload and the shared-store records'
     }
   });
 
+  it('hybrid: even past requests alike in every word do not displace a best the search would preload on its own', async () => {
+    const plainEvents: any[] = [];
+    const events: any[] = [];
+    const plain = processorWith(true, plainEvents, 'hybrid');
+    const processor = processorWith(true, events, 'hybrid');
+    const ask = 'email Ann the plan for friday dinner at Luigi';
+    // (a model that answered these with book_table, and the call "succeeded")
+    for (const past of [ask, 'email Ann the plan for saturday dinner at Luigi']) await turn(processor, past, [{ tool: 'load_tool', input: { toolName: 'book_table' } }, { tool: 'book_table', input: {} }, { text: 'done' }], 'u1');
+    await turn(plain, ask, answer, 'u1');
+    events.length = 0;
+    await turn(processor, ask, answer, 'u1');
+    expect(plainEvents.at(-1).tools.map((t: any) => t.name)).toEqual(['send_email']);
+    expect(events.at(-1).tools.map((t: any) => t.name)).toEqual(['send_email']);
+    // where the search is unsure, what was learned still fills in
+    events.length = 0;
+    await turn(processor, 'the plan for saturday dinner at Luigi, please', answer, 'u1');
+    expect(events.at(-1)?.tools.map((t: any) => t.name)).toContain('book_table');
+    plain.dispose();
+    processor.dispose();
+  });
+
   it('hybrid: past requests for another tool that share only a few words do not displace a confident zero-shot best', async () => {
     const plainEvents: any[] = [];
     const events: any[] = [];
