@@ -315,17 +315,26 @@ describe('ToolSearchProcessor learn: fused preload and the shared-store records'
     }
   });
 
-  it('hybrid: even past requests alike in every word do not displace a best the search would preload on its own', async () => {
+  /**
+   * A hybrid processor taught `pasts` (each solved with book_table, by u1) and one without
+   * learning, both asked CONFIDENT_ASK (the search's confident hit: send_email), with their events.
+   */
+  const CONFIDENT_ASK = 'email Ann the plan for friday dinner at Luigi';
+  async function askedAfter(pasts: string[]) {
     const plainEvents: any[] = [];
     const events: any[] = [];
     const plain = processorWith(true, plainEvents, 'hybrid');
     const processor = processorWith(true, events, 'hybrid');
-    const ask = 'email Ann the plan for friday dinner at Luigi';
-    // (a model that answered these with book_table, and the call "succeeded")
-    for (const past of [ask, 'email Ann the plan for saturday dinner at Luigi']) await turn(processor, past, [{ tool: 'load_tool', input: { toolName: 'book_table' } }, { tool: 'book_table', input: {} }, { text: 'done' }], 'u1');
-    await turn(plain, ask, answer, 'u1');
+    for (const past of pasts) await turn(processor, past, solve('book_table'), 'u1');
+    await turn(plain, CONFIDENT_ASK, answer, 'u1');
     events.length = 0;
-    await turn(processor, ask, answer, 'u1');
+    const { log } = await turn(processor, CONFIDENT_ASK, answer, 'u1');
+    return { plain, processor, plainEvents, events, log };
+  }
+
+  it('hybrid: even past requests alike in every word do not displace a best the search would preload on its own', async () => {
+    // (a model that answered these with book_table, and the call "succeeded")
+    const { plain, processor, plainEvents, events } = await askedAfter([CONFIDENT_ASK, 'email Ann the plan for saturday dinner at Luigi']);
     expect(plainEvents.at(-1).tools.map((t: any) => t.name)).toEqual(['send_email']);
     expect(events.at(-1).tools.map((t: any) => t.name)).toEqual(['send_email']);
     // where the search is unsure, what was learned still fills in
@@ -337,14 +346,7 @@ describe('ToolSearchProcessor learn: fused preload and the shared-store records'
   });
 
   it('hybrid: past requests for another tool that share only a few words do not displace a confident zero-shot best', async () => {
-    const plainEvents: any[] = [];
-    const events: any[] = [];
-    const plain = processorWith(true, plainEvents, 'hybrid');
-    const processor = processorWith(true, events, 'hybrid');
-    for (const past of [DINNER, 'dinner at Luigi for two', 'a table at Luigi tonight']) await turn(processor, past, solve('book_table'), 'u1');
-    const ask = 'email Ann the plan for friday dinner at Luigi';
-    await turn(plain, ask, answer, 'u1');
-    const { log } = await turn(processor, ask, answer, 'u1');
+    const { plain, processor, plainEvents, events, log } = await askedAfter([DINNER, 'dinner at Luigi for two', 'a table at Luigi tonight']);
     // (the past requests vote for book_table alone, from a distance: beside the search's confident
     // hit that is a weak challenger, and preload offers what it offers without learning)
     expect(plainEvents.at(-1).tools.map((t: any) => t.name)).toEqual(['send_email']);
