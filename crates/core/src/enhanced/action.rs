@@ -354,16 +354,31 @@ fn asks_all(word: &str) -> bool {
     matches!(word, "all" | "every" | "everything")
 }
 
+/// Phrasal verbs: (verb, next word, the action they ask for, whether the next word is part of
+/// the verb and not a particle the analyzer drops anyway: `rid`).
+const PHRASAL_VERBS: [(&str, &str, Actions, bool); 5] = [
+    ("set", "up", Actions::CREATE, false),
+    ("pull", "up", Actions::GET, false),
+    ("look", "up", Actions::GET, false),
+    ("get", "rid", Actions::DELETE, true),
+    ("look", "for", Actions::SEARCH, false),
+];
+
+/// The phrasal verb (of PHRASAL_VERBS) that starts at `words[i]`, if any.
+fn phrasal_at(words: &[&str], i: usize) -> Option<(Actions, bool)> {
+    let next = *words.get(i + 1)?;
+    PHRASAL_VERBS.iter().find(|(verb, second, _, _)| *verb == words[i] && *second == next).map(|&(_, _, action, both)| (action, both))
+}
+
 /// The English action of `words[i]`, reading its neighbours where a word's sense depends on
 /// them (`set up`, `pull up`, `get rid of`, `look for`, `look up`, `open a PR`).
 fn english_at(words: &[&str], i: usize) -> Actions {
     let w = words[i];
     let next = words.get(i + 1).copied();
+    if let Some((action, _)) = phrasal_at(words, i) {
+        return action;
+    }
     match (w, next) {
-        ("set", Some("up")) => return Actions::CREATE,
-        ("pull", Some("up")) | ("look", Some("up")) => return Actions::GET,
-        ("get", Some("rid")) => return Actions::DELETE,
-        ("look", Some("for")) => return Actions::SEARCH,
         // "store this file in …" puts it; elsewhere "store" is a noun (the App Configuration store)
         ("store", _) => {
             let verb = i == 0 || matches!(words[i - 1], "please" | "and" | "then" | "to");
@@ -399,11 +414,11 @@ pub fn phrasal_verb_words(request: &str) -> Vec<String> {
     let lower = text.to_ascii_lowercase();
     let words: Vec<&str> = word_spans(&text).into_iter().map(|(a, b)| &lower[a..b]).collect();
     let mut phrasal: Vec<usize> = Vec::new();
-    for i in 0..words.len().saturating_sub(1) {
-        match (words[i], words[i + 1]) {
-            ("set", "up") | ("pull", "up") | ("look", "up") | ("look", "for") => phrasal.push(i),
-            ("get", "rid") => phrasal.extend([i, i + 1]),
-            _ => {}
+    for i in 0..words.len() {
+        match phrasal_at(&words, i) {
+            Some((_, true)) => phrasal.extend([i, i + 1]),
+            Some((_, false)) => phrasal.push(i),
+            None => {}
         }
     }
     let mut out: Vec<String> = Vec::new();
