@@ -16,6 +16,7 @@ pub mod analyzer;
 pub mod fuzzy;
 pub mod glossary;
 pub mod index;
+pub mod shapes;
 pub mod suggest;
 
 pub use index::{EnhancedIndex, Field, FieldDoc, Tuning};

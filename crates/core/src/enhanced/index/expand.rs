@@ -4,6 +4,7 @@
 use super::super::analyzer::{normalize, stem, tokenize, Token};
 use super::super::action::phrasal_verb_words;
 use super::super::glossary::glossary_words;
+use super::super::shapes::shape_words;
 use super::build::fuzzy_eligible;
 use super::{EnhancedIndex, Lazy, MAX_FUZZY, MAX_PREFIX, TYPO_MEMORY};
 
@@ -107,6 +108,16 @@ impl EnhancedIndex {
             for word in glossary_words(&normalize(query)) {
                 if let Some(&id) = self.dict.get(&*stem(word)) {
                     q.add(id, tu.w_stem * tu.w_glossary, true);
+                }
+            }
+        }
+        // what the request names by its shape (`src/app.ts`: a file; `acme/web`: a repository),
+        // which tools name in their parameters and descriptions; not toward coverage (the user
+        // did not say the word)
+        if tu.w_shape > 0.0 {
+            for word in shape_words(query) {
+                if let Some(&id) = self.dict.get(&*stem(word)) {
+                    q.add(id, tu.w_stem * tu.w_shape, false);
                 }
             }
         }
