@@ -32,6 +32,9 @@ pub fn shape_words(query: &str) -> Vec<&'static str> {
             }
         }
     };
+    if is_sql(query) {
+        add(&["sql", "query"]);
+    }
     for raw in query.split(|c: char| c.is_whitespace() || is_cjk_or_fullwidth(c)) {
         let chunk = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>' | ',' | ';' | ':' | '!' | '?' | '.' | '“' | '”' | '‘' | '’' | '「' | '」'));
         // (a plain word has none of the marks a shape is made of)
@@ -43,6 +46,26 @@ pub fn shape_words(query: &str) -> Vec<&'static str> {
         }
     }
     out
+}
+
+/// An SQL statement in the request ("run SELECT count(*) FROM orders …"): a statement's
+/// opening keywords in order, written in capitals as SQL usually is, or in any case where
+/// English would not put them (`select *`, `select count(`, `create table x`).
+fn is_sql(query: &str) -> bool {
+    if !query.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return false;
+    }
+    let raw: Vec<&str> = query.split(|c: char| !c.is_ascii_alphanumeric() && c != '*' && c != '_').filter(|w| !w.is_empty()).collect();
+    let is = |i: usize, w: &str| raw.get(i).is_some_and(|x| x.eq_ignore_ascii_case(w));
+    let capital = |i: usize| raw.get(i).is_some_and(|x| x.bytes().all(|b| b.is_ascii_uppercase()));
+    let column_list = |i: usize| ["*", "count", "distinct", "sum", "avg", "min", "max"].iter().any(|w| is(i, w));
+    (0..raw.len()).any(|i| {
+        (is(i, "select") && (capital(i) || column_list(i + 1)) && (i + 1..raw.len().min(i + 14)).any(|j| is(j, "from")))
+            || (is(i, "insert") && is(i + 1, "into") && capital(i))
+            || (is(i, "delete") && is(i + 1, "from") && capital(i))
+            || (is(i, "update") && is(i + 2, "set") && capital(i))
+            || ((is(i, "create") || is(i, "alter") || is(i, "drop")) && is(i + 1, "table") && raw.get(i + 2).is_some_and(|w| !["of", "for", "with", "in"].iter().any(|x| w.eq_ignore_ascii_case(x))))
+    })
 }
 
 /// CJK and full-width characters end a chunk: "acme/mobile に" and "acme/mobile에" alike.
@@ -172,6 +195,18 @@ mod tests {
         assert_eq!(shape_words("files from octocat/hello-world"), ["repository"]);
         assert_eq!(shape_words("acme/mobile に Issue を立てて"), ["repository"]);
         for text in ["read/write access", "and/or", "the TCP/IP stack", "12/25 meeting", "pros/cons"] {
+            assert_eq!(shape_words(text), Vec::<&str>::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn sql_statements() {
+        assert_eq!(shape_words("Run SELECT count(*) FROM orders WHERE id > 3"), ["sql", "query"]);
+        assert_eq!(shape_words("run select * from profiles on Supabase"), ["sql", "query"]);
+        assert_eq!(shape_words("INSERT INTO logs VALUES (1)"), ["sql", "query"]);
+        assert_eq!(shape_words("UPDATE users SET plan = 'pro'"), ["sql", "query"]);
+        assert_eq!(shape_words("create table events (id int)"), ["sql", "query"]);
+        for text in ["Add a Priority select property to the Bugs data source", "select the files from the list and delete them", "Create a table of contents", "delete from the list", "update the docs and set a reminder", "Insert into the doc a chart"] {
             assert_eq!(shape_words(text), Vec::<&str>::new(), "{text}");
         }
     }
