@@ -155,11 +155,17 @@ fn is_host(s: &str) -> bool {
         && DOMAINS.contains(&labels[labels.len() - 1].to_ascii_lowercase().as_str())
 }
 
+/// Names of standards, algorithms and models written like a ticket key (`UTF-8`, `SHA-256`).
+const NOT_TICKET_KEYS: &[&str] = &[
+    "AES", "COVID", "CVE", "ECMA", "GPT", "HTTP", "IEEE", "IPV", "ISO", "MD", "MP", "RFC", "RSA", "SHA", "TLS", "UTF", "WCAG",
+];
+
 /// A tracker's ticket key: capital letters, a hyphen, then a number (`MOB-42`, `WEB-123`),
 /// or a number with capitals after it (`PROJECT-1Z43`).
 fn is_ticket_key(s: &str) -> bool {
     let Some((key, rest)) = s.split_once('-') else { return false };
-    key.len() >= 2
+    !NOT_TICKET_KEYS.contains(&key)
+        && key.len() >= 2
         && key.len() <= 12
         && key.bytes().all(|b| b.is_ascii_uppercase())
         && rest.bytes().next().is_some_and(|b| b.is_ascii_digit())
@@ -217,5 +223,8 @@ mod tests {
         assert_eq!(shape_words("issue #57"), Vec::<&str>::new());
         assert_eq!(shape_words("Pull up MOB-42"), ["issue"]);
         assert_eq!(shape_words("Sentry issue PROJECT-1Z43"), ["issue"]);
+        for text in ["save it as UTF-8", "hash it with SHA-256", "ask GPT-4", "dates in ISO-8601"] {
+            assert_eq!(shape_words(text), Vec::<&str>::new(), "{text}");
+        }
     }
 }
