@@ -41,8 +41,18 @@ describe('what a request names by its shape', () => {
     }
   });
 
-  // (in a dozen short descriptions the model's vectors decide hybrid's order; over a real
-  // catalog the shape's word lifts the tool into the results)
+  // (the words join the text the model embeds too: it has no vector for acme/web either; a
+  // file path alone leaves it between reading the file and its metadata)
+  describe("search.mode 'hybrid'", () => {
+    const processor = new Native({ tools: catalog, search: { mode: 'hybrid' } });
+    for (const [what, query, expected] of cases.filter(([what]) => what !== 'a file path')) {
+      it(`${what}: "${query}" finds ${expected} first`, async () => {
+        expect(await firstHit(processor, query)).toBe(expected);
+      });
+    }
+  });
+
+  // (over a real catalog the shape's word lifts the tool into the results)
   describe("search.mode 'hybrid', over the 440 tools of data/mcp", () => {
     const url = new URL('../../data/mcp/tools.jsonl', import.meta.url);
     const tools = Object.fromEntries(
