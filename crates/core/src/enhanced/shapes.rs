@@ -52,10 +52,13 @@ pub fn shape_words(query: &str) -> Vec<&'static str> {
 /// opening keywords in order, written in capitals as SQL usually is, or in any case where
 /// English would not put them (`select *`, `select count(`, `create table x`).
 fn is_sql(query: &str) -> bool {
-    if !query.bytes().any(|b| b.is_ascii_alphabetic()) {
+    // (most requests have no SQL keyword: answered without collecting their words)
+    const OPENERS: &[&str] = &["select", "insert", "delete", "update", "create", "alter", "drop"];
+    let words = || query.split(|c: char| !c.is_ascii_alphanumeric() && c != '*' && c != '_').filter(|w| !w.is_empty());
+    if !words().any(|w| OPENERS.iter().any(|k| w.eq_ignore_ascii_case(k))) {
         return false;
     }
-    let raw: Vec<&str> = query.split(|c: char| !c.is_ascii_alphanumeric() && c != '*' && c != '_').filter(|w| !w.is_empty()).collect();
+    let raw: Vec<&str> = words().collect();
     let is = |i: usize, w: &str| raw.get(i).is_some_and(|x| x.eq_ignore_ascii_case(w));
     let capital = |i: usize| raw.get(i).is_some_and(|x| x.bytes().all(|b| b.is_ascii_uppercase()));
     let column_list = |i: usize| ["*", "count", "distinct", "sum", "avg", "min", "max"].iter().any(|w| is(i, w));
