@@ -32,25 +32,18 @@ const cases: Array<[string, string, string]> = [
 ];
 
 describe('what a request names by its shape', () => {
-  describe("search.mode 'enhanced'", () => {
-    const processor = new Native({ tools: catalog, search: { mode: 'enhanced' } });
-    for (const [what, query, expected] of cases) {
-      it(`${what}: "${query}" finds ${expected} first`, async () => {
-        expect(await firstHit(processor, query)).toBe(expected);
-      });
-    }
-  });
-
-  // (the words join the text the model embeds too: it has no vector for acme/web either; a
-  // file path alone leaves it between reading the file and its metadata)
-  describe("search.mode 'hybrid'", () => {
-    const processor = new Native({ tools: catalog, search: { mode: 'hybrid' } });
-    for (const [what, query, expected] of cases.filter(([what]) => what !== 'a file path')) {
-      it(`${what}: "${query}" finds ${expected} first`, async () => {
-        expect(await firstHit(processor, query)).toBe(expected);
-      });
-    }
-  });
+  // (in 'hybrid' the words join the text the model embeds too: it has no vector for acme/web
+  // either; a file path alone leaves it between reading the file and its metadata)
+  for (const mode of ['enhanced', 'hybrid'] as const) {
+    describe(`search.mode '${mode}'`, () => {
+      const processor = new Native({ tools: catalog, search: { mode } });
+      for (const [what, query, expected] of cases.filter(([what]) => mode === 'enhanced' || what !== 'a file path')) {
+        it(`${what}: "${query}" finds ${expected} first`, async () => {
+          expect(await firstHit(processor, query)).toBe(expected);
+        });
+      }
+    });
+  }
 
   // (over a real catalog the shape's word lifts the tool into the results)
   describe("search.mode 'hybrid', over the 440 tools of data/mcp", () => {
